@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# mpt3sas-chainpool: the mpt3sas driver of Linux 6.12 with its own DMA
+# chain-buffer allocator, built out of tree for kernels 4.15 to 7.x.
+#
+#   make                 fetch and verify upstream, assemble, build mpt3sas.ko
+#   make modules         build for KVER=<release> or KDIR=<build dir>
+#   make check           every test; ends with "N passed, N failed"
+#   make unit            user-space unit tests of the allocator
+#   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
+#
+# Everything generated lives in build/.
+
+BUILD    := build
+UPSTREAM_DIR := $(BUILD)/upstream
+TREE     := $(BUILD)/tree
+OBJ_ROOT := $(BUILD)/obj
+
+export KVER KDIR UPSTREAM
+# Pass CC on only when the user chose one: Kbuild picks its own otherwise.
+ifneq ($(origin CC),default)
+export CC
+endif
+
+all: modules
+
+# The verified pristine driver; refetched when the pin moves.
+$(UPSTREAM_DIR)/.verified: src/mpt3sas/upstream.lock scripts/upstream.sh
+	scripts/upstream.sh fetch $(UPSTREAM_DIR)
+	touch $@
+
+upstream: $(UPSTREAM_DIR)/.verified
+
+# Cheap to redo, so always rebuilt: src/ edits take effect at once.
+tree: upstream
+	scripts/assemble.sh $(UPSTREAM_DIR) $(TREE)
+
+modules: tree
+	scripts/build-module.sh $(TREE) $(OBJ_ROOT)
+
+unit:
+	$(MAKE) -C tests/unit check
+
+check: tree
+	tests/run.sh
+
+repin:
+	scripts/upstream.sh repin $(PIN_VERSION)
+	rm -f $(UPSTREAM_DIR)/.verified
+
+clean:
+	rm -rf $(TREE) $(OBJ_ROOT) $(BUILD)/check
+	-$(MAKE) -C tests/unit clean
+
+distclean:
+	rm -rf $(BUILD)
+
+.PHONY: all upstream tree modules unit check repin clean distclean
