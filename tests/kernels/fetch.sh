@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/kernels/fetch.sh SERIES
+#
+# Fetch a Debian kernel (image + modules + a build dir for out-of-tree
+# modules) from Debian's archive into build/kernels/<SERIES>/ without touching
+# the host's /boot, /lib/modules or apt configuration.
+#
+#   SERIES   5.10 (bullseye), 6.1 (bookworm), 6.12 (bookworm-security,
+#            +deb12), sid (newest kernel in unstable)
+#
+# The newest kernel ABI of the series is chosen automatically.  The result is
+# written to build/kernels/<SERIES>/env (shell syntax) and printed:
+#
+#   KVER        uname -r of the kernel
+#   KDIR        prepared build dir: make -C "$KDIR" M=... $KMAKEFLAGS modules
+#   KMAKEFLAGS  extra make arguments needed for KDIR (e.g. CC=gcc-12)
+#   VMLINUZ     kernel image to boot
+#   MODDIR      root dir holding lib/modules/$KVER (depmod -b / modprobe -d)
+#
+# Package versions used are recorded in build/kernels/<SERIES>/versions.
+# A second run only prints the cached env; KERNEL_FETCH_REFRESH=1 re-resolves
+# the newest versions (downloads are kept in build/kernels/<SERIES>/debs).
+
+set -eu
+LOG_TAG=fetch
+# shellcheck source=tests/kernels/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() { echo "usage: $0 {${ALL_SERIES// /|}}" >&2; exit 2; }
+[ $# -eq 1 ] || usage
+SERIES=$1
+SUITES=$(series_suites "$SERIES")
+ABI_RE=$(series_abi_regex "$SERIES")
+HOST_CC=${KERNEL_HOST_CC:-gcc-12}
+SDIR=$KERNELS_DIR/$SERIES
+
+mkdir -p "$SDIR/debs"
+exec 9>"$SDIR/.lock"
+flock 9
+
+if [ "${KERNEL_FETCH_REFRESH:-0}" != 1 ] && [ -s "$SDIR/env" ]; then
+	cat "$SDIR/env"
+	exit 0
+fi
+
+need_cmds apt-get apt-cache dpkg-deb depmod modprobe flock make tar xz "$HOST_CC"
+[ "$(dpkg --print-architecture)" = amd64 ] || die "only amd64 hosts are supported"
+
+# --- resolve packages -------------------------------------------------------
+# shellcheck disable=SC2086 # SUITES is a word list
+kapt_init "$SDIR/apt" $SUITES
+log "$SERIES: reading package lists of Debian $SUITES"
+kapt apt-get update -qq >&2 || die "apt-get update failed for Debian suites: $SUITES"
+
+ABI=$(kapt apt-cache pkgnames linux-headers- |
+	sed -En "s/^linux-headers-($ABI_RE)-amd64\$/\\1/p" | sort -V | tail -n1)
+[ -n "$ABI" ] || die "$SERIES: no linux-headers-<abi>-amd64 matching /$ABI_RE/ in Debian $SUITES"
+KVER=$ABI-amd64
+log "$SERIES: newest kernel is $KVER"
+
+if kapt_has "linux-image-$KVER-unsigned"; then
+	IMAGE_PKGS="linux-image-$KVER-unsigned"
+elif kapt_has "linux-binary-unsigned-$KVER"; then
+	# split layout (sid 7.x): base (config, System.map), binary, modules
+	IMAGE_PKGS="linux-base-$KVER linux-binary-unsigned-$KVER linux-modules-$KVER"
+elif kapt_has "linux-image-$KVER"; then
+	IMAGE_PKGS="linux-image-$KVER"
+else
+	die "$SERIES: no image package for $KVER"
+fi
+
+# headers + what they depend on (-common, linux-kbuild-*)
+HEADER_PKGS="linux-headers-$KVER $(kapt apt-cache depends "linux-headers-$KVER" |
+	sed -En 's/^ +Depends: (linux-(headers|kbuild)-[^ <>]+)$/\1/p' | sort -u | tr '\n' ' ')"
+
+IMG_VER=$(kapt_version "$(echo "$IMAGE_PKGS" | awk '{print $NF}')")
+HDR_VER=$(kapt_version "linux-headers-$KVER")
+[ "$IMG_VER" = "$HDR_VER" ] || die "$SERIES: image ($IMG_VER) and headers ($HDR_VER) versions differ"
+
+# --- download (cached) ------------------------------------------------------
+download() {
+	local pkg ver
+	for pkg in "$@"; do
+		ver=$(kapt_version "$pkg")
+		[ -n "$ver" ] || die "$SERIES: package $pkg not found in Debian $SUITES"
+		echo "$pkg=$ver" >> "$SDIR/versions.new"
+		if compgen -G "$SDIR/debs/${pkg}_${ver}_*.deb" >/dev/null; then
+			continue
+		fi
+		log "$SERIES: downloading $pkg $ver"
+		(cd "$SDIR/debs" && kapt apt-get download -qq "$pkg=$ver" >&2) ||
+			die "$SERIES: download of $pkg=$ver failed"
+	done
+}
+deb_of() { compgen -G "$SDIR/debs/${1}_$(kapt_version "$1")_*.deb" | head -n1; }
+
+: > "$SDIR/versions.new"
+# shellcheck disable=SC2086 # word lists
+download $IMAGE_PKGS $HEADER_PKGS
+
+# --- extract ----------------------------------------------------------------
+ROOT=$SDIR/root
+rm -rf "$ROOT.new"
+mkdir -p "$ROOT.new"
+for pkg in $IMAGE_PKGS $HEADER_PKGS; do
+	dpkg-deb -x "$(deb_of "$pkg")" "$ROOT.new"
+done
+# usr-merged layout: make lib/modules/$KVER exist for depmod -b / modprobe -d
+if [ ! -e "$ROOT.new/lib/modules" ] && [ -d "$ROOT.new/usr/lib/modules" ]; then
+	if [ -e "$ROOT.new/lib" ]; then
+		ln -s ../usr/lib/modules "$ROOT.new/lib/modules"
+	else
+		ln -s usr/lib "$ROOT.new/lib"
+	fi
+fi
+[ -d "$ROOT.new/lib/modules/$KVER/kernel" ] || die "$SERIES: no modules for $KVER in $IMAGE_PKGS"
+# The headers' Makefile includes the -common tree by absolute /usr/src path.
+for mk in "$ROOT.new"/usr/src/linux-headers-*/Makefile; do
+	sed -i "s#^include /usr/src/#include $ROOT/usr/src/#" "$mk"
+done
+rm -rf "$ROOT"
+mv "$ROOT.new" "$ROOT"
+depmod -b "$ROOT" "$KVER" || die "$SERIES: depmod failed"
+
+VMLINUZ=""
+for f in "$ROOT/boot/vmlinuz-$KVER" "$ROOT/lib/modules/$KVER/vmlinuz.unsigned" \
+	 "$ROOT/lib/modules/$KVER/vmlinuz"; do
+	[ -f "$f" ] && { VMLINUZ=$f; break; }
+done
+[ -n "$VMLINUZ" ] || die "$SERIES: kernel image not found in $IMAGE_PKGS"
+
+# --- build dir --------------------------------------------------------------
+HDIR=$ROOT/usr/src/linux-headers-$KVER
+[ -f "$HDIR/Module.symvers" ] || die "$SERIES: $HDIR/Module.symvers missing"
+
+# Do Debian's prebuilt kbuild helpers run on this host (glibc new enough)?
+kbuild_runs() {
+	local f out
+	for f in "$1/scripts/basic/fixdep" "$1/scripts/mod/modpost"; do
+		[ -x "$f" ] || return 1
+		out=$("$f" 2>&1 </dev/null) || true
+		case $out in *GLIBC_*|*"not found"*) return 1 ;; esac
+	done
+}
+
+KMAKEFLAGS=""
+if kbuild_runs "$HDIR"; then
+	ROUTE=headers
+	KDIR=$HDIR
+	want_cc=$(sed -En 's/^CC = .*(gcc-[0-9]+).*/\1/p' "$HDIR/.kernelvariables" 2>/dev/null || true)
+	if [ -z "$want_cc" ] || ! command -v "$want_cc" >/dev/null 2>&1; then
+		KMAKEFLAGS="CC=$HOST_CC"
+	fi
+else
+	# Prebuilt helpers need a newer glibc: prepare the matching Debian
+	# source with the host compiler instead.
+	ROUTE=source
+	log "$SERIES: Debian's kbuild helpers do not run here; preparing linux-source with $HOST_CC"
+	KV_MM=$(echo "$KVER" | sed -En 's/^([0-9]+\.[0-9]+)\..*/\1/p')
+	SRC_PKG=linux-source-$KV_MM
+	SRC_VER=$(kapt_version "$SRC_PKG")
+	[ "$SRC_VER" = "$IMG_VER" ] ||
+		die "$SERIES: $SRC_PKG is '$SRC_VER' but the image is $IMG_VER"
+	download "$SRC_PKG"
+	SRC=$SDIR/src
+	rm -rf "$SRC"
+	mkdir -p "$SRC"
+	log "$SERIES: unpacking $SRC_PKG"
+	dpkg-deb --fsys-tarfile "$(deb_of "$SRC_PKG")" |
+		tar -xO --wildcards './usr/src/linux-source-*.tar.*' |
+		tar -xJ -C "$SRC" --strip-components=1 --exclude='*/Documentation/*'
+	cp "$ROOT/lib/modules/$KVER/config" "$SRC/.config"
+	KMK() { make -s -C "$SRC" CC="$HOST_CC" "$@"; }
+	KMK olddefconfig >&2
+	KV=$(KMK kernelversion)
+	LOCALVER=${KVER#"$KV"}
+	[ "$KV$LOCALVER" = "$KVER" ] || die "$SERIES: source version $KV does not prefix $KVER"
+	rel=$(KMK LOCALVERSION="$LOCALVER" kernelrelease)
+	[ "$rel" = "$KVER" ] || die "$SERIES: prepared kernelrelease '$rel' != '$KVER'"
+	diff <(grep '^CONFIG' "$ROOT/lib/modules/$KVER/config" | sort) \
+	     <(grep '^CONFIG' "$SRC/.config" | sort) > "$SDIR/config.diff" || true
+	log "$SERIES: make modules_prepare (config changes vs. the image: $SDIR/config.diff)"
+	KMK LOCALVERSION="$LOCALVER" -j"$(nproc)" modules_prepare >&2
+	cp "$HDIR/Module.symvers" "$SRC/Module.symvers"
+	KDIR=$SRC
+	KMAKEFLAGS="CC=$HOST_CC"
+fi
+
+mv "$SDIR/versions.new" "$SDIR/versions"
+cat > "$SDIR/env.new" <<EOF
+SERIES='$SERIES'
+KVER='$KVER'
+KDIR='$KDIR'
+KMAKEFLAGS='$KMAKEFLAGS'
+VMLINUZ='$VMLINUZ'
+MODDIR='$ROOT'
+KBUILD_ROUTE='$ROUTE'
+PACKAGES='$(tr '\n' ' ' < "$SDIR/versions" | sed 's/ $//')'
+EOF
+mv "$SDIR/env.new" "$SDIR/env"
+log "$SERIES: ready ($ROUTE route)"
+cat "$SDIR/env"
