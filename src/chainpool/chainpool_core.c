@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Allocator core of chainpool.
+ *
+ * Replaces dma_pool for pools of hundreds of thousands of small blocks.
+ * Memory comes in large, power-of-two, naturally aligned slabs.  Blocks
+ * that were never used are carved from the newest slabs with a bump
+ * cursor, freed blocks are kept on a list linked through the blocks
+ * themselves (as mm/dmapool.c does since 6.4), so alloc and free are O(1)
+ * and filling or destroying a pool costs O(slabs), not O(blocks).
+ *
+ * Builds in the kernel and in user space: no allocation, no locking, no
+ * virt_to_page().
+ */
+#include "chainpool_core.h"
+
+/*
+ * A free block starts with this link.  Keeping the DMA address in the
+ * block lets alloc hand it out without any lookup.
+ */
+struct chainpool_free_link {
+	struct chainpool_free_link *next;
+	dma_addr_t dma;
+};
+
+#define CHAINPOOL_LINK_BYTES	((u32)sizeof(struct chainpool_free_link))
+
+static bool cp_is_pow2(u64 n)
+{
+	return n && !(n & (n - 1));
+}
+
+static unsigned int cp_ilog2(u64 n)
+{
+	unsigned int log = 0;
+
+	while (n >>= 1)
+		log++;
+	return log;
+}
+
+static u64 cp_roundup_pow2(u64 n)
+{
+	u64 p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+static u32 cp_round_up(u32 n, u32 align)
+{
+	return (n + align - 1) & ~(align - 1);
+}
+
+/**
+ * chainpool_plan_init() - compute the geometry of a pool
+ * @plan: filled in on success
+ * @size: block size, as for dma_pool_create()
+ * @align: block alignment, 0 or a power of two; raised to CHAINPOOL_MIN_ALIGN
+ * @boundary: 0, or a power of two not below @size that blocks must not cross
+ * @page_size: platform page size, a power of two
+ * @slab_cap: largest slab to use in bytes, 0 for the default.  Rounded down
+ *	to a power of two; raised to the smallest slab that holds one block.
+ *
+ * Return: 0, or -EINVAL when the parameters are invalid.
+ */
+int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
+			size_t boundary, u32 page_size, u64 slab_cap)
+{
+	u64 min_bytes, cap_bytes;
+
+	if (!size || size > CHAINPOOL_MAX_BLOCK_SIZE)
+		return -EINVAL;
+	if (align && (!cp_is_pow2(align) || align > CHAINPOOL_MAX_BLOCK_SIZE))
+		return -EINVAL;
+	if (boundary && (!cp_is_pow2(boundary) || boundary < size))
+		return -EINVAL;
+	if (!cp_is_pow2(page_size) || page_size < CHAINPOOL_MIN_ALIGN)
+		return -EINVAL;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->size = size;
+	plan->align = align < CHAINPOOL_MIN_ALIGN ? CHAINPOOL_MIN_ALIGN : align;
+	/* A boundary no slab can reach constrains nothing. */
+	plan->boundary = boundary < CHAINPOOL_MAX_SLAB_BYTES ? boundary : 0;
+	plan->page_size = page_size;
+	plan->page_shift = cp_ilog2(page_size);
+	plan->stride = cp_round_up(plan->size, plan->align);
+	plan->footprint = plan->size < CHAINPOOL_LINK_BYTES ?
+			  CHAINPOOL_LINK_BYTES : plan->size;
+
+	/* Like dma_pool: a page, or the block rounded up to whole pages. */
+	min_bytes = cp_roundup_pow2(plan->stride);
+	if (min_bytes < page_size)
+		min_bytes = page_size;
+	if (min_bytes > CHAINPOOL_MAX_SLAB_BYTES)
+		return -EINVAL;
+	plan->min_order = cp_ilog2(min_bytes) - plan->page_shift;
+
+	cap_bytes = slab_cap ? slab_cap : CHAINPOOL_DEFAULT_SLAB_CAP;
+	if (cap_bytes > CHAINPOOL_MAX_SLAB_BYTES)
+		cap_bytes = CHAINPOOL_MAX_SLAB_BYTES;
+	cap_bytes = (u64)1 << cp_ilog2(cap_bytes);
+	if (cap_bytes < min_bytes)
+		cap_bytes = min_bytes;
+	plan->max_order = cp_ilog2(cap_bytes) - plan->page_shift;
+	return 0;
+}
+
+/**
+ * chainpool_plan_slab_bytes() - size of a slab of a given order
+ * @plan: geometry
+ * @order: slab order
+ *
+ * Return: page_size << @order.
+ */
+u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
+			      unsigned int order)
+{
+	return plan->page_size << order;
+}
+
+/**
+ * chainpool_plan_segment() - bytes of a slab within which blocks are packed
+ * @plan: geometry
+ * @order: slab order
+ *
+ * Blocks never cross a segment end.  Segments are the slab itself, cut
+ * down to the boundary and, for blocks smaller than a page, to a page (the
+ * guarantee dma_pool gives), but never below the alignment: aligned starts
+ * are then segment starts and blocks no larger than a segment cannot cross.
+ *
+ * Return: the segment size, a power of two.
+ */
+u32 chainpool_plan_segment(const struct chainpool_plan *plan,
+			   unsigned int order)
+{
+	u32 segment = chainpool_plan_slab_bytes(plan, order);
+
+	if (plan->boundary && plan->boundary < segment)
+		segment = plan->boundary;
+	if (plan->size < plan->page_size && plan->page_size < segment)
+		segment = plan->page_size;
+	if (segment < plan->align)
+		segment = plan->align;
+	return segment;
+}
+
+/**
+ * chainpool_plan_blocks_per_segment() - blocks packed into one segment
+ * @plan: geometry
+ * @order: slab order
+ *
+ * Return: number of blocks, at least 1 for orders from min_order up.
+ */
+u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
+				      unsigned int order)
+{
+	u32 segment = chainpool_plan_segment(plan, order);
+
+	if (segment < plan->footprint)
+		return 0;
+	return (segment - plan->footprint) / plan->stride + 1;
+}
+
+/**
+ * chainpool_plan_blocks_per_slab() - blocks in a slab of a given order
+ * @plan: geometry
+ * @order: slab order
+ *
+ * Return: number of blocks.
+ */
+u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
+				   unsigned int order)
+{
+	u32 segments = chainpool_plan_slab_bytes(plan, order) /
+		       chainpool_plan_segment(plan, order);
+
+	return segments * chainpool_plan_blocks_per_segment(plan, order);
+}
+
+/**
+ * chainpool_plan_order_for() - smallest slab order holding some blocks
+ * @plan: geometry
+ * @nr_blocks: blocks wanted
+ *
+ * Lets a bulk fill size its last slab to what is still missing.
+ *
+ * Return: an order in [min_order, max_order]; max_order when even the
+ * largest slab is too small.
+ */
+unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
+				      u64 nr_blocks)
+{
+	unsigned int order;
+
+	for (order = plan->min_order; order < plan->max_order; order++)
+		if (chainpool_plan_blocks_per_slab(plan, order) >= nr_blocks)
+			break;
+	return order;
+}
+
+/**
+ * chainpool_plan_block_offset() - byte offset of a block inside its slab
+ * @plan: geometry
+ * @order: slab order
+ * @index: block index inside the slab, below the slab's block count
+ *
+ * Return: offset of the block's first byte from the slab start.
+ */
+u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
+				unsigned int order, u32 index)
+{
+	u32 per_segment = chainpool_plan_blocks_per_segment(plan, order);
+	u32 segment = chainpool_plan_segment(plan, order);
+
+	return (index / per_segment) * segment +
+	       (index % per_segment) * plan->stride;
+}
+
+/**
+ * chainpool_plan_offset_to_index() - block index of a slab offset
+ * @plan: geometry
+ * @order: slab order
+ * @offset: byte offset from the slab start
+ * @index: set to the block index on success
+ *
+ * Return: 0, or -EINVAL when @offset is not the first byte of a block.
+ */
+int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
+				   unsigned int order, u32 offset, u32 *index)
+{
+	u32 segment = chainpool_plan_segment(plan, order);
+	u32 per_segment = chainpool_plan_blocks_per_segment(plan, order);
+	u32 in_segment = offset & (segment - 1);
+	u32 slot = in_segment / plan->stride;
+
+	if (offset >= chainpool_plan_slab_bytes(plan, order))
+		return -EINVAL;
+	if (in_segment % plan->stride || slot >= per_segment)
+		return -EINVAL;
+	*index = (offset / segment) * per_segment + slot;
+	return 0;
+}
+
+/**
+ * chainpool_plan_slab_fits() - check a slab's addresses against the layout
+ * @plan: geometry
+ * @order: slab order
+ * @cpu: CPU address of the slab
+ * @dma: DMA address of the slab
+ *
+ * The layout relies on segment starts being segment-aligned DMA addresses
+ * (alignment, page and boundary rules) and on the slab not spanning a
+ * 4 GiB line.  dma_alloc_coherent() aligns to the allocation order, which
+ * gives both; this catches allocators that do not.  The CPU address must
+ * be aligned enough to hold the free link.
+ *
+ * Return: true when blocks carved from the slab obey every rule.
+ */
+bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
+			      unsigned int order, const void *cpu,
+			      dma_addr_t dma)
+{
+	u32 bytes = chainpool_plan_slab_bytes(plan, order);
+	u32 segment = chainpool_plan_segment(plan, order);
+	dma_addr_t last = dma + (bytes - 1);
+
+	if ((uintptr_t)cpu & (CHAINPOOL_MIN_ALIGN - 1))
+		return false;
+	if (dma & (segment - 1))
+		return false;
+	if (last < dma)
+		return false;
+	return upper_32_bits(dma) == upper_32_bits(last);
+}
+
+/**
+ * chainpool_fault_hit() - count a slab allocation, tell if it must fail
+ * @fault: fault injection state, may be NULL
+ *
+ * Return: true for the fault->fail_at'th call since the counter was reset.
+ */
+bool chainpool_fault_hit(struct chainpool_fault *fault)
+{
+	if (!fault || !fault->fail_at)
+		return false;
+	return ++fault->count == fault->fail_at;
+}
+
+/**
+ * chainpool_slab_acquire() - get one slab, falling back to smaller orders
+ * @plan: geometry
+ * @start_order: order to try first, clamped to [min_order, max_order]
+ * @ops: allocator
+ * @ctx: passed to @ops
+ * @fault: fault injection, may be NULL
+ * @stats: counters to update, may be NULL
+ * @slab: filled in on success (inuse_map left NULL)
+ *
+ * Tries @start_order, then each smaller order down to min_order, which is
+ * what dma_pool would have asked for.  A slab whose addresses do not fit
+ * the layout is given back and the next order is tried.  Touches no pool
+ * state, so the kernel glue can call it without holding the pool lock.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int chainpool_slab_acquire(const struct chainpool_plan *plan,
+			   unsigned int start_order,
+			   const struct chainpool_slab_ops *ops, void *ctx,
+			   struct chainpool_fault *fault,
+			   struct chainpool_acquire_stats *stats,
+			   struct chainpool_slab *slab)
+{
+	struct chainpool_acquire_stats unused;
+	unsigned int order;
+
+	if (!stats)
+		stats = &unused;
+	if (chainpool_fault_hit(fault)) {
+		stats->injected++;
+		return -ENOMEM;
+	}
+	if (start_order > plan->max_order)
+		start_order = plan->max_order;
+	if (start_order < plan->min_order)
+		start_order = plan->min_order;
+
+	for (order = start_order; ; order--) {
+		u32 bytes = chainpool_plan_slab_bytes(plan, order);
+		dma_addr_t dma;
+		void *cpu;
+
+		cpu = ops->alloc(ctx, bytes, order > plan->min_order, &dma);
+		if (cpu && chainpool_plan_slab_fits(plan, order, cpu, dma)) {
+			slab->cpu = cpu;
+			slab->dma = dma;
+			slab->inuse_map = NULL;
+			slab->nr_blocks = chainpool_plan_blocks_per_slab(plan,
+									 order);
+			slab->order = order;
+			return 0;
+		}
+		if (cpu) {
+			ops->free(ctx, bytes, cpu, dma);
+			stats->rejected++;
+		}
+		if (order == plan->min_order)
+			return -ENOMEM;
+		stats->fallbacks++;
+	}
+}
+
+/**
+ * chainpool_core_init() - start an empty pool
+ * @core: pool state
+ * @plan: geometry, copied
+ * @debug: poison freed blocks and check frees; every slab added must then
+ *	come with an in-use map of chainpool_core_map_bytes() zeroed bytes
+ */
+void chainpool_core_init(struct chainpool_core *core,
+			 const struct chainpool_plan *plan, bool debug)
+{
+	memset(core, 0, sizeof(*core));
+	core->plan = *plan;
+	core->debug = debug;
+}
+
+/**
+ * chainpool_core_table_bytes() - storage needed for a slab table
+ * @max_slabs: slabs the table must hold
+ *
+ * Return: bytes to pass to chainpool_core_replace_table().
+ */
+size_t chainpool_core_table_bytes(u32 max_slabs)
+{
+	return (size_t)max_slabs *
+	       (sizeof(struct chainpool_slab) + 2 * sizeof(u32));
+}
+
+/**
+ * chainpool_core_replace_table() - move the slab table to new storage
+ * @core: pool state
+ * @storage: chainpool_core_table_bytes(@max_slabs) bytes, suitably aligned
+ *	for pointers (any kmalloc() or malloc() result is)
+ * @max_slabs: capacity of @storage, at least core->nr_slabs
+ * @old_storage: set to the storage no longer used (NULL at first), which
+ *	the caller frees
+ *
+ * Growing the table is the caller's job so it can use its own allocator
+ * and gfp flags.  Cost is O(slabs).
+ *
+ * Return: 0, or -EINVAL when @storage is too small.
+ */
+int chainpool_core_replace_table(struct chainpool_core *core, void *storage,
+				 u32 max_slabs, void **old_storage)
+{
+	struct chainpool_slab *slabs = storage;
+	u32 *by_dma = (u32 *)(slabs + max_slabs);
+	u32 *by_cpu = by_dma + max_slabs;
+	u32 n = core->nr_slabs;
+
+	if (max_slabs < n)
+		return -EINVAL;
+	if (n) {
+		memcpy(slabs, core->slabs, n * sizeof(*slabs));
+		memcpy(by_dma, core->by_dma, n * sizeof(*by_dma));
+		memcpy(by_cpu, core->by_cpu, n * sizeof(*by_cpu));
+	}
+	*old_storage = core->slabs;
+	core->slabs = slabs;
+	core->by_dma = by_dma;
+	core->by_cpu = by_cpu;
+	core->max_slabs = max_slabs;
+	return 0;
+}
+
+/**
+ * chainpool_core_map_bytes() - size of a debug in-use map
+ * @plan: geometry
+ * @order: slab order
+ *
+ * Return: bytes of the map a debug pool needs for a slab of @order.
+ */
+size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
+				unsigned int order)
+{
+	u32 blocks = chainpool_plan_blocks_per_slab(plan, order);
+
+	return (blocks + 31) / 32 * sizeof(u32);
+}
+
+static uintptr_t cp_slab_cpu_key(const struct chainpool_core *core, u32 id)
+{
+	return (uintptr_t)core->slabs[id].cpu;
+}
+
+/* First position in by_dma whose slab starts above @dma. */
+static u32 cp_dma_upper(const struct chainpool_core *core, dma_addr_t dma)
+{
+	u32 lo = 0, hi = core->nr_slabs;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (core->slabs[core->by_dma[mid]].dma <= dma)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* First position in by_cpu whose slab starts above @cpu. */
+static u32 cp_cpu_upper(const struct chainpool_core *core, uintptr_t cpu)
+{
+	u32 lo = 0, hi = core->nr_slabs;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (cp_slab_cpu_key(core, core->by_cpu[mid]) <= cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static u32 cp_slab_bytes(const struct chainpool_core *core,
+			 const struct chainpool_slab *slab)
+{
+	return chainpool_plan_slab_bytes(&core->plan, slab->order);
+}
+
+/* Slab containing @dma, or NULL. */
+static const struct chainpool_slab *
+cp_find_dma(const struct chainpool_core *core, dma_addr_t dma)
+{
+	u32 pos = cp_dma_upper(core, dma);
+	const struct chainpool_slab *slab;
+
+	if (!pos)
+		return NULL;
+	slab = &core->slabs[core->by_dma[pos - 1]];
+	if (dma - slab->dma >= cp_slab_bytes(core, slab))
+		return NULL;
+	return slab;
+}
+
+static void cp_insert_sorted(u32 *ids, u32 n, u32 pos, u32 id)
+{
+	memmove(&ids[pos + 1], &ids[pos], (n - pos) * sizeof(*ids));
+	ids[pos] = id;
+}
+
+/**
+ * chainpool_core_add_slab() - add a slab to the pool
+ * @core: pool state
+ * @slab: slab from chainpool_slab_acquire(), with an in-use map of
+ *	chainpool_core_map_bytes() zeroed bytes when the pool debugs
+ *
+ * O(slabs) for keeping the lookup tables sorted, independent of blocks.
+ *
+ * Return: 0; -ENOSPC when the table is full (grow it and retry); -EINVAL
+ * when the slab does not fit the layout or lacks its debug map; -EEXIST
+ * when it overlaps a slab of the pool.
+ */
+int chainpool_core_add_slab(struct chainpool_core *core,
+			    const struct chainpool_slab *slab)
+{
+	const struct chainpool_plan *plan = &core->plan;
+	uintptr_t cpu = (uintptr_t)slab->cpu;
+	u32 id = core->nr_slabs;
+	u32 dma_pos, cpu_pos;
+	u32 bytes;
+
+	if (slab->order < plan->min_order || slab->order >= CHAINPOOL_NR_ORDERS ||
+	    ((u64)plan->page_size << slab->order) > CHAINPOOL_MAX_SLAB_BYTES)
+		return -EINVAL;
+	bytes = chainpool_plan_slab_bytes(plan, slab->order);
+	if (!chainpool_plan_slab_fits(plan, slab->order, slab->cpu, slab->dma))
+		return -EINVAL;
+	if (slab->nr_blocks != chainpool_plan_blocks_per_slab(plan, slab->order))
+		return -EINVAL;
+	if (core->debug && !slab->inuse_map)
+		return -EINVAL;
+	if (core->nr_slabs == core->max_slabs)
+		return -ENOSPC;
+
+	dma_pos = cp_dma_upper(core, slab->dma);
+	if (dma_pos) {
+		const struct chainpool_slab *prev =
+			&core->slabs[core->by_dma[dma_pos - 1]];
+
+		if (slab->dma - prev->dma < cp_slab_bytes(core, prev))
+			return -EEXIST;
+	}
+	if (dma_pos < core->nr_slabs &&
+	    core->slabs[core->by_dma[dma_pos]].dma - slab->dma < bytes)
+		return -EEXIST;
+
+	cpu_pos = cp_cpu_upper(core, cpu);
+	if (cpu_pos) {
+		const struct chainpool_slab *prev =
+			&core->slabs[core->by_cpu[cpu_pos - 1]];
+
+		if (cpu - (uintptr_t)prev->cpu < cp_slab_bytes(core, prev))
+			return -EEXIST;
+	}
+	if (cpu_pos < core->nr_slabs &&
+	    cp_slab_cpu_key(core, core->by_cpu[cpu_pos]) - cpu < bytes)
+		return -EEXIST;
+
+	core->slabs[id] = *slab;
+	cp_insert_sorted(core->by_dma, core->nr_slabs, dma_pos, id);
+	cp_insert_sorted(core->by_cpu, core->nr_slabs, cpu_pos, id);
+	core->nr_slabs++;
+	core->nr_blocks += slab->nr_blocks;
+	core->dma_bytes += bytes;
+	if (slab->inuse_map)
+		core->map_bytes += chainpool_core_map_bytes(plan, slab->order);
+	core->slabs_by_order[slab->order]++;
+	return 0;
+}
+
+static bool cp_test_bit(const u32 *map, u32 bit)
+{
+	return map[bit / 32] & (1U << (bit % 32));
+}
+
+static void cp_set_bit(u32 *map, u32 bit)
+{
+	map[bit / 32] |= 1U << (bit % 32);
+}
+
+static void cp_clear_bit(u32 *map, u32 bit)
+{
+	map[bit / 32] &= ~(1U << (bit % 32));
+}
+
+/* Slab and index of the block starting at @dma, for debug checks. */
+static struct chainpool_slab *cp_block_of(const struct chainpool_core *core,
+					  dma_addr_t dma, u32 *index)
+{
+	const struct chainpool_slab *slab = cp_find_dma(core, dma);
+
+	if (!slab ||
+	    chainpool_plan_offset_to_index(&core->plan, slab->order,
+					   (u32)(dma - slab->dma), index))
+		return NULL;
+	/* The table is the caller's memory; only the const-ness is local. */
+	return &core->slabs[slab - core->slabs];
+}
+
+/* Bytes after the link must still carry the free poison. */
+static bool cp_poison_intact(const struct chainpool_core *core,
+			     const u8 *block)
+{
+	u32 i;
+
+	for (i = CHAINPOOL_LINK_BYTES; i < core->plan.footprint; i++)
+		if (block[i] != CHAINPOOL_POISON_FREED)
+			return false;
+	return true;
+}
+
+/**
+ * chainpool_core_alloc() - take one block
+ * @core: pool state
+ * @flags: CHAINPOOL_ALLOC_ZERO to get a zeroed block
+ * @vaddr: set to the block's CPU address
+ * @dma: set to the block's DMA address
+ *
+ * O(1): the most recently freed block, else the next never-used one.
+ * A debug pool fills the block with CHAINPOOL_POISON_ALLOCATED unless
+ * zeroing was asked for.
+ *
+ * Return: 0; -ENOMEM when the pool is empty (add a slab and retry); -EIO
+ * when debugging found the poison of a freed block overwritten, in which
+ * case the block is still handed out, as dma_pool does, and the caller
+ * reports the corruption.
+ */
+int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
+			 void **vaddr, dma_addr_t *dma)
+{
+	struct chainpool_slab *slab = NULL;
+	dma_addr_t block_dma;
+	u32 index = 0;
+	void *block;
+	int ret = 0;
+
+	if (core->free_head) {
+		struct chainpool_free_link *link = core->free_head;
+
+		block = link;
+		block_dma = link->dma;
+		core->free_head = link->next;
+		if (core->debug) {
+			if (!cp_poison_intact(core, block))
+				ret = -EIO;
+			slab = cp_block_of(core, block_dma, &index);
+		}
+	} else {
+		while (core->carve_slab < core->nr_slabs &&
+		       core->carve_next ==
+		       core->slabs[core->carve_slab].nr_blocks) {
+			core->carve_slab++;
+			core->carve_next = 0;
+		}
+		if (core->carve_slab == core->nr_slabs)
+			return -ENOMEM;
+		slab = &core->slabs[core->carve_slab];
+		index = core->carve_next++;
+		block_dma = slab->dma + chainpool_plan_block_offset(&core->plan,
+								    slab->order,
+								    index);
+		block = (u8 *)slab->cpu + (u32)(block_dma - slab->dma);
+	}
+
+	if (core->debug) {
+		/* A corrupted link may point anywhere; do not trust it. */
+		if (!slab || (u8 *)slab->cpu + (u32)(block_dma - slab->dma) != block)
+			ret = -EIO;
+		else
+			cp_set_bit(slab->inuse_map, index);
+	}
+	if (flags & CHAINPOOL_ALLOC_ZERO)
+		memset(block, 0, core->plan.size);
+	else if (core->debug)
+		memset(block, CHAINPOOL_POISON_ALLOCATED, core->plan.size);
+
+	core->nr_in_use++;
+	*vaddr = block;
+	*dma = block_dma;
+	return ret;
+}
+
+/**
+ * chainpool_core_free() - give a block back
+ * @core: pool state
+ * @vaddr: CPU address from chainpool_core_alloc()
+ * @dma: DMA address from chainpool_core_alloc()
+ *
+ * O(1).  A debug pool first checks, in O(log slabs), that @dma starts a
+ * block of this pool whose CPU address is @vaddr and that the block is in
+ * use, then poisons it.  Without debug nothing is checked, as in dma_pool.
+ *
+ * Return: 0; with debug, -EFAULT when @dma is not a block of this pool,
+ * -EINVAL when @vaddr does not match @dma, -EALREADY when the block is not
+ * in use (double free).  On error the pool is left unchanged.
+ */
+int chainpool_core_free(struct chainpool_core *core, void *vaddr,
+			dma_addr_t dma)
+{
+	struct chainpool_free_link *link = vaddr;
+
+	if (core->debug) {
+		struct chainpool_slab *slab;
+		u32 index;
+
+		slab = cp_block_of(core, dma, &index);
+		if (!slab)
+			return -EFAULT;
+		if ((u8 *)slab->cpu + (u32)(dma - slab->dma) != vaddr)
+			return -EINVAL;
+		if (!cp_test_bit(slab->inuse_map, index))
+			return -EALREADY;
+		cp_clear_bit(slab->inuse_map, index);
+		memset(vaddr, CHAINPOOL_POISON_FREED, core->plan.footprint);
+	}
+
+	link->next = core->free_head;
+	link->dma = dma;
+	core->free_head = link;
+	core->nr_in_use--;
+	return 0;
+}
+
+/**
+ * chainpool_core_dma_to_virt() - CPU address of the block at a DMA address
+ * @core: pool state
+ * @dma: DMA address
+ *
+ * O(log slabs).  Blocks not handed out yet are found too.
+ *
+ * Return: the CPU address, or NULL when @dma is not the start of a block
+ * of this pool.
+ */
+void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
+				 dma_addr_t dma)
+{
+	const struct chainpool_slab *slab = cp_find_dma(core, dma);
+	u32 offset, index;
+
+	if (!slab)
+		return NULL;
+	offset = (u32)(dma - slab->dma);
+	if (chainpool_plan_offset_to_index(&core->plan, slab->order, offset,
+					   &index))
+		return NULL;
+	return (u8 *)slab->cpu + offset;
+}
+
+/**
+ * chainpool_core_virt_to_dma() - DMA address of the block at a CPU address
+ * @core: pool state
+ * @vaddr: CPU address
+ * @dma: set to the DMA address on success
+ *
+ * O(log slabs).
+ *
+ * Return: 0, or -EFAULT when @vaddr is not the start of a block of this pool.
+ */
+int chainpool_core_virt_to_dma(const struct chainpool_core *core,
+			       const void *vaddr, dma_addr_t *dma)
+{
+	uintptr_t cpu = (uintptr_t)vaddr;
+	u32 pos = cp_cpu_upper(core, cpu);
+	const struct chainpool_slab *slab;
+	u32 offset, index;
+
+	if (!pos)
+		return -EFAULT;
+	slab = &core->slabs[core->by_cpu[pos - 1]];
+	if (cpu - (uintptr_t)slab->cpu >= cp_slab_bytes(core, slab))
+		return -EFAULT;
+	offset = (u32)(cpu - (uintptr_t)slab->cpu);
+	if (chainpool_plan_offset_to_index(&core->plan, slab->order, offset,
+					   &index))
+		return -EFAULT;
+	*dma = slab->dma + offset;
+	return 0;
+}
+
+/**
+ * chainpool_core_get_stats() - snapshot of the pool's counters
+ * @core: pool state
+ * @stats: filled in
+ */
+void chainpool_core_get_stats(const struct chainpool_core *core,
+			      struct chainpool_core_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	stats->blocks_total = core->nr_blocks;
+	stats->blocks_in_use = core->nr_in_use;
+	stats->nr_slabs = core->nr_slabs;
+	memcpy(stats->slabs_by_order, core->slabs_by_order,
+	       sizeof(stats->slabs_by_order));
+	stats->dma_bytes = core->dma_bytes;
+	stats->meta_bytes = chainpool_core_table_bytes(core->max_slabs) +
+			    core->map_bytes;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Allocator core of chainpool: slab geometry, the slab
+ * table, O(1) block alloc/free and O(log slabs) DMA address lookup.
+ *
+ * The core never allocates memory and takes no locks.  The caller (the
+ * kernel glue in chainpool.c or the user-space unit tests) hands it slab
+ * memory and table storage, and serialises all calls on one core.
+ */
+#ifndef CHAINPOOL_CORE_H
+#define CHAINPOOL_CORE_H
+
+#include "chainpool_types.h"
+
+/* Blocks are at least this aligned so a free block can hold its link. */
+#define CHAINPOOL_MIN_ALIGN		16U
+/* Largest block; keeps every offset inside a slab within 32 bits. */
+#define CHAINPOOL_MAX_BLOCK_SIZE	BIT(30)
+/* Largest slab, for the same reason. */
+#define CHAINPOOL_MAX_SLAB_BYTES	BIT(31)
+/* Slab cap used when the caller passes 0. */
+#define CHAINPOOL_DEFAULT_SLAB_CAP	(128U << 10)
+/* Slab orders are relative to the page size and stay below this. */
+#define CHAINPOOL_NR_ORDERS		32
+
+/* Same patterns as mm/dmapool.c, so dumps look familiar. */
+#define CHAINPOOL_POISON_FREED		0xa7
+#define CHAINPOOL_POISON_ALLOCATED	0xa5
+
+/* chainpool_core_alloc() flags */
+#define CHAINPOOL_ALLOC_ZERO		0x1U
+
+/**
+ * struct chainpool_plan - geometry shared by every slab of one pool
+ * @size: requested block size in bytes
+ * @align: block alignment (power of two, at least CHAINPOOL_MIN_ALIGN)
+ * @boundary: blocks do not cross this power of two; 0 means no boundary
+ * @page_size: page size of the platform
+ * @stride: distance between neighbouring blocks of one segment
+ * @footprint: bytes a block really occupies (room for the free link)
+ * @page_shift: log2(@page_size)
+ * @min_order: order of the smallest slab that holds one block
+ * @max_order: order of the largest slab the pool asks for
+ *
+ * A slab of order n is page_size << n bytes.  It is cut into segments
+ * (see chainpool_plan_segment()), and blocks are packed into each segment
+ * at multiples of @stride without crossing its end.
+ */
+struct chainpool_plan {
+	u32 size;
+	u32 align;
+	u32 boundary;
+	u32 page_size;
+	u32 stride;
+	u32 footprint;
+	unsigned int page_shift;
+	unsigned int min_order;
+	unsigned int max_order;
+};
+
+/**
+ * struct chainpool_slab - one physically contiguous coherent buffer
+ * @cpu: CPU address returned by the DMA allocator
+ * @dma: DMA address returned by the DMA allocator
+ * @inuse_map: one bit per block when debugging, else NULL
+ * @nr_blocks: blocks in this slab
+ * @order: slab size is page_size << @order
+ */
+struct chainpool_slab {
+	void *cpu;
+	dma_addr_t dma;
+	u32 *inuse_map;
+	u32 nr_blocks;
+	unsigned int order;
+};
+
+/**
+ * struct chainpool_core - state of one pool
+ * @plan: geometry
+ * @slabs: slabs in the order they were added; carving follows this order
+ * @by_dma: indexes into @slabs sorted by DMA address
+ * @by_cpu: indexes into @slabs sorted by CPU address
+ * @nr_slabs: slabs in the table
+ * @max_slabs: capacity of the table storage
+ * @free_head: last freed block; each free block links to the next one
+ * @carve_slab: slab the bump cursor is in
+ * @carve_next: next never-used block of @carve_slab
+ * @nr_blocks: blocks in all slabs
+ * @nr_in_use: blocks handed out and not yet freed
+ * @dma_bytes: bytes of all slabs
+ * @map_bytes: bytes of all debug in-use maps
+ * @slabs_by_order: number of slabs of each order
+ * @debug: poison freed blocks and check frees against @inuse_map
+ */
+struct chainpool_core {
+	struct chainpool_plan plan;
+	struct chainpool_slab *slabs;
+	u32 *by_dma;
+	u32 *by_cpu;
+	u32 nr_slabs;
+	u32 max_slabs;
+	void *free_head;
+	u32 carve_slab;
+	u32 carve_next;
+	u64 nr_blocks;
+	u32 nr_in_use;
+	u64 dma_bytes;
+	u64 map_bytes;
+	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];
+	bool debug;
+};
+
+/**
+ * struct chainpool_core_stats - snapshot for logs and debugfs
+ * @blocks_total: blocks in all slabs
+ * @blocks_in_use: blocks allocated and not freed
+ * @nr_slabs: number of slabs
+ * @slabs_by_order: number of slabs of each order
+ * @dma_bytes: coherent memory held by the slabs
+ * @meta_bytes: slab table and debug maps
+ */
+struct chainpool_core_stats {
+	u64 blocks_total;
+	u32 blocks_in_use;
+	u32 nr_slabs;
+	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];
+	u64 dma_bytes;
+	u64 meta_bytes;
+};
+
+/**
+ * struct chainpool_fault - fail the Nth slab allocation
+ * @fail_at: 1-based index of the slab allocation to fail; 0 disables
+ * @count: slab allocations attempted so far
+ */
+struct chainpool_fault {
+	u32 fail_at;
+	u32 count;
+};
+
+/**
+ * struct chainpool_slab_ops - how chainpool_slab_acquire() gets memory
+ * @alloc: return the CPU address of @bytes of coherent memory and its DMA
+ *	address in *@dma, or NULL.  @nowarn: the caller can fall back, so
+ *	the allocator should not warn on failure.
+ * @free: give back memory returned by @alloc
+ */
+struct chainpool_slab_ops {
+	void *(*alloc)(void *ctx, u32 bytes, bool nowarn, dma_addr_t *dma);
+	void (*free)(void *ctx, u32 bytes, void *cpu, dma_addr_t dma);
+};
+
+/**
+ * struct chainpool_acquire_stats - what chainpool_slab_acquire() went through
+ * @fallbacks: times it moved on to a smaller order
+ * @rejected: slabs freed again because their DMA address broke the layout
+ * @injected: slab allocations failed on purpose
+ */
+struct chainpool_acquire_stats {
+	u32 fallbacks;
+	u32 rejected;
+	u32 injected;
+};
+
+int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
+			size_t boundary, u32 page_size, u64 slab_cap);
+u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
+			      unsigned int order);
+u32 chainpool_plan_segment(const struct chainpool_plan *plan,
+			   unsigned int order);
+u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
+				      unsigned int order);
+u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
+				   unsigned int order);
+unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
+				      u64 nr_blocks);
+u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
+				unsigned int order, u32 index);
+int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
+				   unsigned int order, u32 offset, u32 *index);
+bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
+			      unsigned int order, const void *cpu,
+			      dma_addr_t dma);
+
+bool chainpool_fault_hit(struct chainpool_fault *fault);
+int chainpool_slab_acquire(const struct chainpool_plan *plan,
+			   unsigned int start_order,
+			   const struct chainpool_slab_ops *ops, void *ctx,
+			   struct chainpool_fault *fault,
+			   struct chainpool_acquire_stats *stats,
+			   struct chainpool_slab *slab);
+
+void chainpool_core_init(struct chainpool_core *core,
+			 const struct chainpool_plan *plan, bool debug);
+size_t chainpool_core_table_bytes(u32 max_slabs);
+int chainpool_core_replace_table(struct chainpool_core *core, void *storage,
+				 u32 max_slabs, void **old_storage);
+size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
+				unsigned int order);
+int chainpool_core_add_slab(struct chainpool_core *core,
+			    const struct chainpool_slab *slab);
+int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
+			 void **vaddr, dma_addr_t *dma);
+int chainpool_core_free(struct chainpool_core *core, void *vaddr,
+			dma_addr_t dma);
+void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
+				 dma_addr_t dma);
+int chainpool_core_virt_to_dma(const struct chainpool_core *core,
+			       const void *vaddr, dma_addr_t *dma);
+void chainpool_core_get_stats(const struct chainpool_core *core,
+			      struct chainpool_core_stats *stats);
+
+#endif /* CHAINPOOL_CORE_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The few types and helpers chainpool_core.c needs,
+ * from the kernel when built as part of a module and from libc when built
+ * into the user-space unit tests.
+ */
+#ifndef CHAINPOOL_TYPES_H
+#define CHAINPOOL_TYPES_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#else /* !__KERNEL__ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+
+/*
+ * checkpatch flags these typedefs and the libc types they alias; they are
+ * inherent to a file that must also build in user space, where the kernel's
+ * u8/u32/u64/dma_addr_t do not exist.
+ */
+typedef uint8_t u8;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef u64 dma_addr_t;
+
+/* Split shift, as in the kernel, so a 32-bit dma_addr_t stays defined. */
+#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
+#define BIT(nr) (1UL << (nr))
+
+#endif /* __KERNEL__ */
+
+#endif /* CHAINPOOL_TYPES_H */
