@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the chainpool core on a fake DMA allocator: every block
+ * of many pool shapes is checked against the layout rules and lookups,
+ * plus fallback, fault injection, debug checks and stats.
+ */
+#include <stdlib.h>
+
+#include "upool.h"
+#include "test_common.h"
+
+#define PAGE		4096U
+#define GIB4		0x100000000ULL
+
+char test_case[160];
+
+struct block {
+	void *cpu;
+	dma_addr_t dma;
+};
+
+static int cmp_dma(const void *a, const void *b)
+{
+	const struct block *x = a, *y = b;
+
+	return x->dma < y->dma ? -1 : x->dma > y->dma;
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct block *)a)->cpu;
+	uintptr_t y = (uintptr_t)((const struct block *)b)->cpu;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool same_unit(u64 start, u64 len, u64 unit)
+{
+	return start / unit == (start + len - 1) / unit;
+}
+
+/* Layout rules, lookups and overlap for blocks[0..n). Reorders blocks. */
+static void check_blocks(struct upool *pool, struct block *blocks, size_t n)
+{
+	const struct chainpool_plan *plan = &pool->core.plan;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		dma_addr_t dma = blocks[i].dma, back;
+		u8 *cpu = blocks[i].cpu;
+
+		CHECK_EQ(dma % plan->align, 0);
+		if (plan->size < PAGE)
+			CHECK(same_unit(dma, plan->size, PAGE));
+		if (plan->boundary)
+			CHECK(same_unit(dma, plan->size, plan->boundary));
+		CHECK(same_unit(dma, plan->size, GIB4));
+		CHECK(chainpool_core_dma_to_virt(&pool->core, dma) == cpu);
+		CHECK_EQ(chainpool_core_virt_to_dma(&pool->core, cpu, &back), 0);
+		CHECK_EQ(back, dma);
+		/* Block starts are 16-aligned, so these are not blocks. */
+		CHECK(!chainpool_core_dma_to_virt(&pool->core, dma + 1));
+		CHECK(!chainpool_core_dma_to_virt(&pool->core, dma + 8));
+		CHECK_EQ(chainpool_core_virt_to_dma(&pool->core, cpu + 1, &back),
+			 -EFAULT);
+	}
+	qsort(blocks, n, sizeof(*blocks), cmp_dma);
+	for (i = 1; i < n; i++)
+		CHECK(blocks[i - 1].dma + plan->size <= blocks[i].dma);
+	qsort(blocks, n, sizeof(*blocks), cmp_cpu);
+	for (i = 1; i < n; i++)
+		CHECK((u8 *)blocks[i - 1].cpu + plan->size <=
+		      (u8 *)blocks[i].cpu);
+}
+
+/* Nothing outside the slabs maps, nor padding after a block. */
+static void check_non_blocks(struct upool *pool)
+{
+	const struct chainpool_core *core = &pool->core;
+	const struct chainpool_plan *plan = &core->plan;
+	u32 i;
+
+	for (i = 0; i < core->nr_slabs; i++) {
+		const struct chainpool_slab *slab = &core->slabs[i];
+		u32 bytes = chainpool_plan_slab_bytes(plan, slab->order);
+		dma_addr_t end = slab->dma + bytes;
+		dma_addr_t back;
+
+		CHECK(chainpool_core_dma_to_virt(core, slab->dma) == slab->cpu);
+		if (!chainpool_core_dma_to_virt(core, end))
+			CHECK_EQ(chainpool_core_virt_to_dma(core,
+							    (u8 *)slab->cpu + bytes,
+							    &back), -EFAULT);
+		CHECK(!chainpool_core_dma_to_virt(core, slab->dma - 16) ||
+		      slab->dma - 16 < GIB4 * 16);
+		if (plan->stride > plan->size + 16)
+			CHECK(!chainpool_core_dma_to_virt(core, slab->dma +
+							  ((plan->size + 15) & ~15U)));
+	}
+	CHECK(!chainpool_core_dma_to_virt(core, 0));
+	CHECK(!chainpool_core_dma_to_virt(core, ~(dma_addr_t)0 & ~15ULL));
+}
+
+static void *alloc_array(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	CHECK(p);
+	return p;
+}
+
+static void alloc_n(struct upool *pool, struct block *blocks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CHECK_EQ(upool_alloc(pool, 0, &blocks[i].cpu, &blocks[i].dma), 0);
+}
+
+static void free_n(struct upool *pool, struct block *blocks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CHECK_EQ(chainpool_core_free(&pool->core, blocks[i].cpu,
+					     blocks[i].dma), 0);
+}
+
+static void check_no_leak(struct upool *pool, struct fake_dma *fd)
+{
+	CHECK_EQ(upool_destroy(pool), 0);
+	CHECK_EQ(fd->live, 0);
+	CHECK_EQ(fd->live_bytes, 0);
+	CHECK_EQ(fd->allocs, fd->frees);
+	CHECK_EQ(pool->table_allocs, pool->table_frees);
+}
+
+/*
+ * Fill a pool with @n blocks (or grow it on demand), allocate them all,
+ * check every one, free them all, destroy.
+ */
+static void run_shape(size_t size, size_t align, size_t boundary, size_t n,
+		      u64 dma_base, bool fill, bool debug)
+{
+	struct fake_dma fd;
+	struct upool pool;
+	struct block *blocks = alloc_array(n, sizeof(*blocks));
+
+	snprintf(test_case, sizeof(test_case),
+		 "size %zu align %zu boundary %zu n %zu base %#llx%s%s", size,
+		 align, boundary, n, (unsigned long long)dma_base,
+		 fill ? " fill" : "", debug ? " debug" : "");
+	fake_dma_init(&fd, dma_base);
+	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
+	if (fill) {
+		CHECK_EQ(upool_fill(&pool, n), 0);
+		CHECK(pool.core.nr_blocks >= n);
+		/* Only the last slab may be partly unneeded. */
+		CHECK(pool.core.nr_blocks - n <
+		      chainpool_plan_blocks_per_slab(&pool.core.plan,
+						     pool.core.plan.max_order));
+	}
+	alloc_n(&pool, blocks, n);
+	if (fill)	/* a filled pool never grows on alloc */
+		CHECK_EQ(fd.allocs, pool.core.nr_slabs);
+	CHECK_EQ(pool.core.nr_in_use, n);
+	check_blocks(&pool, blocks, n);
+	check_non_blocks(&pool);
+	free_n(&pool, blocks, n);
+	CHECK_EQ(pool.core.nr_in_use, 0);
+	check_no_leak(&pool, &fd);
+	free(blocks);
+}
+
+static void test_count_sweep(void **state)
+{
+	static const size_t counts[] = {
+		1, 2, 7, 31, 1000, 65537, 373959, 1000000
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		/* Start below 4 GiB so the pool straddles it. */
+		run_shape(128, 0, 0, counts[i], GIB4 - (8ULL << 20), true,
+			  false);
+		if (counts[i] <= 65537)
+			run_shape(16, 16, 0, counts[i], 0x10000, false, false);
+	}
+}
+
+static void test_shape_sweep(void **state)
+{
+	static const size_t sizes[] = {
+		16, 24, 100, 128, 512, 1000, 2048, 4096
+	};
+	static const size_t aligns[] = { 16, 64, 512, 4096 };
+	static const size_t boundaries[] = { 0, 4096, 65536 };
+	size_t s, a, b;
+
+	(void)state;
+	for (s = 0; s < 8; s++)
+		for (a = 0; a < 4; a++)
+			for (b = 0; b < 3; b++) {
+				if (boundaries[b] && boundaries[b] < sizes[s])
+					continue;
+				run_shape(sizes[s], aligns[a], boundaries[b],
+					  1500, GIB4 - (1ULL << 20), true,
+					  false);
+				run_shape(sizes[s], aligns[a], boundaries[b],
+					  300, GIB4 - (64ULL << 10), false,
+					  (s + a + b) % 2);
+			}
+	/* Blocks above a page. */
+	run_shape(5000, 16, 0, 100, GIB4 - (1ULL << 20), true, false);
+	run_shape(5000, 16, 8192, 100, GIB4 - (1ULL << 20), true, true);
+	run_shape(1 << 20, 16, 0, 1, GIB4 - (1ULL << 20), true, false);
+	run_shape(1 << 20, 4096, 1 << 20, 3, GIB4 - (1ULL << 20), false,
+		  true);
+	/* Tiny blocks still hold the free link. */
+	run_shape(1, 0, 0, 5000, 0x40000000, true, true);
+	run_shape(8, 0, 8, 5000, 0x40000000, false, false);
+}
+
+/* An allocator that refuses slabs above 16 KiB: every slab falls back. */
+static void test_fallback_orders(void **state)
+{
+	struct block *blocks = alloc_array(10000, sizeof(*blocks));
+	struct fake_dma fd;
+	struct upool pool;
+	u32 slabs;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "fallback to 16 KiB");
+	fake_dma_init(&fd, 0x80000000ULL);
+	fd.max_bytes = 16384;
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	alloc_n(&pool, blocks, 10000);
+	slabs = (10000 + 127) / 128;
+	CHECK_EQ(pool.core.nr_slabs, slabs);
+	CHECK_EQ(pool.core.slabs_by_order[2], slabs);
+	CHECK_EQ(pool.acquire.fallbacks, 3 * slabs);
+	CHECK_EQ(fd.refused, 3 * slabs);
+	CHECK_EQ(pool.acquire.rejected, 0);
+	/* Only the last resort, dma_pool's own order, may warn. */
+	CHECK_EQ(fd.warned_allocs, 0);
+	check_blocks(&pool, blocks, 10000);
+	free_n(&pool, blocks, 10000);
+	check_no_leak(&pool, &fd);
+
+	snprintf(test_case, sizeof(test_case), "fallback to one page");
+	fake_dma_init(&fd, 0x80000000ULL);
+	fd.max_bytes = PAGE;
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	CHECK_EQ(upool_fill(&pool, 1000), 0);
+	CHECK_EQ(pool.core.slabs_by_order[0], (1000 + 31) / 32);
+	CHECK_EQ(fd.warned_allocs, pool.core.nr_slabs);
+	alloc_n(&pool, blocks, 1000);
+	check_blocks(&pool, blocks, 1000);
+	free_n(&pool, blocks, 1000);
+	check_no_leak(&pool, &fd);
+
+	snprintf(test_case, sizeof(test_case), "nothing fits");
+	fake_dma_init(&fd, 0x80000000ULL);
+	fd.max_bytes = PAGE / 2;
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	CHECK_EQ(upool_fill(&pool, 1000), -ENOMEM);
+	CHECK_EQ(upool_alloc(&pool, 0, &blocks[0].cpu, &blocks[0].dma),
+		 -ENOMEM);
+	CHECK_EQ(pool.core.nr_slabs, 0);
+	check_no_leak(&pool, &fd);
+	free(blocks);
+}
+
+/* Slabs the layout cannot use are given back, a smaller order is tried. */
+static void test_rejected_slabs(void **state)
+{
+	/* Page aligned but each of 128..8 KiB would span 4 GiB. */
+	static const u64 cross[] = {
+		GIB4 - PAGE, GIB4 - PAGE, GIB4 - PAGE, GIB4 - PAGE,
+		GIB4 - PAGE, GIB4 - PAGE,
+	};
+	static const u64 odd[] = {
+		0x10000200, 0x10000200, 0x10000200, 0x10000200, 0x10000200,
+		0x10000200,
+	};
+	struct block blocks[32];
+	struct fake_dma fd;
+	struct upool pool;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "slab across 4 GiB");
+	fake_dma_init(&fd, 0);
+	fd.script = cross;
+	fd.script_len = 6;
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	CHECK_EQ(upool_grow(&pool, pool.core.plan.max_order), 0);
+	CHECK_EQ(pool.acquire.rejected, 5);
+	CHECK_EQ(pool.acquire.fallbacks, 5);
+	CHECK_EQ(pool.core.slabs_by_order[0], 1);
+	CHECK_EQ(fd.live, 1);
+	alloc_n(&pool, blocks, 32);
+	CHECK(blocks[31].dma + 128 == GIB4);
+	check_blocks(&pool, blocks, 32);
+	free_n(&pool, blocks, 32);
+	check_no_leak(&pool, &fd);
+
+	snprintf(test_case, sizeof(test_case), "misaligned slab");
+	fake_dma_init(&fd, 0);
+	fd.script = odd;
+	fd.script_len = 6;
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	CHECK_EQ(upool_grow(&pool, pool.core.plan.max_order), -ENOMEM);
+	CHECK_EQ(pool.acquire.rejected, 6);
+	CHECK_EQ(fd.live, 0);
+	check_no_leak(&pool, &fd);
+
+	snprintf(test_case, sizeof(test_case), "skewed allocator");
+	fake_dma_init(&fd, 0x20000000);
+	fd.skew = PAGE;	/* page aligned, never naturally aligned */
+	CHECK_EQ(upool_init(&pool, &fd, 4096, 4096, 0, 0, false), 0);
+	CHECK_EQ(upool_fill(&pool, 100), 0);
+	CHECK_EQ(pool.core.slabs_by_order[0], 100);
+	check_no_leak(&pool, &fd);
+}
+
+/* Fail each slab allocation in turn: clean error, nothing leaked. */
+static void test_fault_every_slab(void **state)
+{
+	struct fake_dma fd;
+	struct upool pool;
+	u32 needed, k;
+
+	(void)state;
+	fake_dma_init(&fd, 0);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, false), 0);
+	CHECK_EQ(upool_fill(&pool, 20000), 0);
+	needed = pool.core.nr_slabs;
+	CHECK_EQ(upool_destroy(&pool), 0);
+	CHECK(needed > 100);
+
+	for (k = 1; k <= needed + 1; k++) {
+		snprintf(test_case, sizeof(test_case), "fail slab %u of %u", k,
+			 needed);
+		fake_dma_init(&fd, GIB4 - (1ULL << 20));
+		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 3 == 0),
+			 0);
+		pool.fault.fail_at = k;
+		if (k <= needed) {
+			CHECK_EQ(upool_fill(&pool, 20000), -ENOMEM);
+			CHECK_EQ(pool.core.nr_slabs, k - 1);
+			CHECK_EQ(pool.acquire.injected, 1);
+		} else {
+			CHECK_EQ(upool_fill(&pool, 20000), 0);
+			CHECK_EQ(pool.acquire.injected, 0);
+		}
+		CHECK_EQ(fd.live, pool.core.nr_slabs);
+		check_no_leak(&pool, &fd);
+	}
+}
+
+enum order_kind { LIFO, FIFO, RANDOM };
+
+/* Free in some order, reallocate: the same blocks come back, no growth. */
+static void run_pattern(enum order_kind kind, bool debug)
+{
+	const size_t n = 50000;
+	struct block *blocks = alloc_array(n, sizeof(*blocks));
+	struct block *again = alloc_array(n, sizeof(*again));
+	struct fake_dma fd;
+	struct upool pool;
+	u32 slabs, round;
+	size_t i;
+
+	snprintf(test_case, sizeof(test_case), "pattern %d debug %d", kind,
+		 debug);
+	srand(12345);
+	fake_dma_init(&fd, GIB4 - (2ULL << 20));
+	CHECK_EQ(upool_init(&pool, &fd, 100, 32, 0, 0, debug), 0);
+	alloc_n(&pool, blocks, n);
+	slabs = pool.core.nr_slabs;
+	for (round = 0; round < 3; round++) {
+		if (kind == LIFO) {
+			for (i = n; i-- > 0;)
+				CHECK_EQ(chainpool_core_free(&pool.core,
+							     blocks[i].cpu,
+							     blocks[i].dma), 0);
+		} else {
+			if (kind == RANDOM)
+				for (i = n - 1; i > 0; i--) {
+					size_t j = (size_t)rand() % (i + 1);
+					struct block t = blocks[i];
+
+					blocks[i] = blocks[j];
+					blocks[j] = t;
+				}
+			/* Free half, reallocate it, then free all. */
+			free_n(&pool, blocks, n / 2);
+			CHECK_EQ(pool.core.nr_in_use, n - n / 2);
+			alloc_n(&pool, blocks, n / 2);
+			free_n(&pool, blocks, n);
+		}
+		CHECK_EQ(pool.core.nr_in_use, 0);
+		alloc_n(&pool, again, n);
+		CHECK_EQ(pool.core.nr_slabs, slabs);
+		if (kind == LIFO)	/* most recently freed first */
+			for (i = 0; i < n; i++)
+				CHECK(again[i].dma == blocks[i].dma);
+		memcpy(blocks, again, n * sizeof(*blocks));
+	}
+	check_blocks(&pool, again, n);
+	free_n(&pool, again, n);
+	check_no_leak(&pool, &fd);
+	free(blocks);
+	free(again);
+}
+
+static void test_patterns(void **state)
+{
+	(void)state;
+	run_pattern(LIFO, false);
+	run_pattern(FIFO, false);
+	run_pattern(RANDOM, false);
+	run_pattern(LIFO, true);
+	run_pattern(RANDOM, true);
+}
+
+static void test_debug_checks(void **state)
+{
+	struct block a, b, c;
+	struct fake_dma fd;
+	struct upool pool;
+	u8 *bytes;
+	u32 i;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "debug checks");
+	fake_dma_init(&fd, 0x70000000);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
+	bytes = a.cpu;
+	for (i = 0; i < 128; i++)
+		CHECK_EQ(bytes[i], CHAINPOOL_POISON_ALLOCATED);
+
+	CHECK_EQ(chainpool_core_free(&pool.core, a.cpu, a.dma), 0);
+	for (i = 16; i < 128; i++)
+		CHECK_EQ(bytes[i], CHAINPOOL_POISON_FREED);
+	CHECK_EQ(chainpool_core_free(&pool.core, a.cpu, a.dma), -EALREADY);
+	CHECK_EQ(chainpool_core_free(&pool.core, b.cpu, b.dma + 1), -EFAULT);
+	CHECK_EQ(chainpool_core_free(&pool.core, b.cpu, 0x1000), -EFAULT);
+	CHECK_EQ(chainpool_core_free(&pool.core, a.cpu, b.dma), -EINVAL);
+	/* A block never handed out is not in use either. */
+	CHECK_EQ(chainpool_core_free(&pool.core, (u8 *)b.cpu + 128, b.dma + 128),
+		 -EALREADY);
+	CHECK_EQ(pool.core.nr_in_use, 1);
+
+	/* Write after free: found when the block is handed out again. */
+	bytes[100] = 0;
+	CHECK_EQ(upool_alloc(&pool, 0, &c.cpu, &c.dma), -EIO);
+	CHECK(c.cpu == a.cpu);
+	CHECK_EQ(chainpool_core_free(&pool.core, c.cpu, c.dma), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &c.cpu, &c.dma), 0);
+
+	free_n(&pool, &b, 1);
+	free_n(&pool, &c, 1);
+	check_no_leak(&pool, &fd);
+}
+
+static void test_zalloc(void **state)
+{
+	struct block a, b;
+	struct fake_dma fd;
+	struct upool pool;
+	int debug;
+	u32 i;
+
+	(void)state;
+	for (debug = 0; debug < 2; debug++) {
+		snprintf(test_case, sizeof(test_case), "zalloc debug %d", debug);
+		fake_dma_init(&fd, 0x70000000);
+		CHECK_EQ(upool_init(&pool, &fd, 1000, 0, 0, 0, debug), 0);
+		CHECK_EQ(upool_alloc(&pool, CHAINPOOL_ALLOC_ZERO, &a.cpu, &a.dma),
+			 0);
+		for (i = 0; i < 1000; i++)
+			CHECK_EQ(((u8 *)a.cpu)[i], 0);
+		memset(a.cpu, 0xff, 1000);
+		free_n(&pool, &a, 1);
+		CHECK_EQ(upool_alloc(&pool, CHAINPOOL_ALLOC_ZERO, &b.cpu, &b.dma),
+			 0);
+		CHECK(b.cpu == a.cpu);
+		for (i = 0; i < 1000; i++)
+			CHECK_EQ(((u8 *)b.cpu)[i], 0);
+		free_n(&pool, &b, 1);
+		check_no_leak(&pool, &fd);
+	}
+}
+
+static void test_stats(void **state)
+{
+	struct chainpool_core_stats st;
+	struct fake_dma fd;
+	struct upool pool;
+	struct block *blocks = alloc_array(1000, sizeof(*blocks));
+	struct chainpool_slab *kept;
+	u32 order;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "stats");
+	fake_dma_init(&fd, 0);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	chainpool_core_get_stats(&pool.core, &st);
+	CHECK_EQ(st.blocks_total, 0);
+	CHECK_EQ(st.nr_slabs, 0);
+	CHECK_EQ(st.meta_bytes, 0);
+
+	/* The mpt3sas case: 365 slabs of 128 KiB and one of 32 KiB. */
+	CHECK_EQ(upool_fill(&pool, 373959), 0);
+	alloc_n(&pool, blocks, 1000);
+	chainpool_core_get_stats(&pool.core, &st);
+	CHECK_EQ(st.nr_slabs, 366);
+	CHECK_EQ(st.slabs_by_order[5], 365);
+	CHECK_EQ(st.slabs_by_order[3], 1);
+	for (order = 0; order < CHAINPOOL_NR_ORDERS; order++)
+		if (order != 5 && order != 3)
+			CHECK_EQ(st.slabs_by_order[order], 0);
+	CHECK_EQ(st.blocks_total, 365 * 1024 + 256);
+	CHECK_EQ(st.blocks_in_use, 1000);
+	CHECK_EQ(st.dma_bytes, 365ULL * (128 << 10) + (32 << 10));
+	CHECK_EQ(st.dma_bytes, fd.live_bytes);
+	CHECK_EQ(st.meta_bytes, chainpool_core_table_bytes(512));
+	CHECK_EQ(pool.acquire.fallbacks, 0);
+
+	/* Destroy with blocks in use keeps the slabs: the device may DMA. */
+	kept = alloc_array(st.nr_slabs, sizeof(*kept));
+	memcpy(kept, pool.core.slabs, st.nr_slabs * sizeof(*kept));
+	CHECK_EQ(upool_destroy(&pool), 1000);
+	CHECK_EQ(fd.live, 366);
+	for (order = 0; order < st.nr_slabs; order++)
+		fake_dma_ops.free(&fd, chainpool_plan_slab_bytes(&pool.core.plan,
+								 kept[order].order),
+				  kept[order].cpu, kept[order].dma);
+	CHECK_EQ(fd.live_bytes, 0);
+	free(kept);
+	free(blocks);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_count_sweep),
+		cmocka_unit_test(test_shape_sweep),
+		cmocka_unit_test(test_fallback_orders),
+		cmocka_unit_test(test_rejected_slabs),
+		cmocka_unit_test(test_fault_every_slab),
+		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_debug_checks),
+		cmocka_unit_test(test_zalloc),
+		cmocka_unit_test(test_stats),
+	};
+
+	return cmocka_run_group_tests_name("chainpool_core", tests, NULL, NULL);
+}
