@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * chainpool: kernel glue around chainpool_core.c.  Slabs come from
+ * dma_alloc_coherent(), metadata from kmalloc(), a spinlock per pool
+ * serialises the core, and each pool shows its state in debugfs.
+ *
+ * Written against APIs stable from v4.15 on: plain dma_alloc_coherent(),
+ * open-coded single_open() fops, debugfs return values only passed on.
+ */
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#include "chainpool.h"
+
+#define CHAINPOOL_SLAB_KB_MAX		4096U
+#define CHAINPOOL_SLAB_KB_DEFAULT	(CHAINPOOL_DEFAULT_SLAB_CAP >> 10)
+#define CHAINPOOL_NAME_LEN		32
+/* Slab table entries allocated when the first slab arrives. */
+#define CHAINPOOL_TABLE_MIN		16U
+
+static unsigned int chainpool_slab_kb = CHAINPOOL_SLAB_KB_DEFAULT;
+static bool chainpool_debug;
+static unsigned int chainpool_fail_slab;
+
+static unsigned int chainpool_slab_kb_min(void)
+{
+	return PAGE_SIZE >= 1024 ? PAGE_SIZE / 1024 : 1;
+}
+
+/* Clamp to [one page, 4 MiB] and round down to a power of two, loudly. */
+static int chainpool_slab_kb_set(const char *val,
+				 const struct kernel_param *kp)
+{
+	unsigned int kb, use;
+	int ret;
+
+	ret = kstrtouint(val, 0, &kb);
+	if (ret)
+		return ret;
+	use = clamp(kb, chainpool_slab_kb_min(), CHAINPOOL_SLAB_KB_MAX);
+	use = rounddown_pow_of_two(use);
+	if (use != kb)
+		pr_warn("chainpool: chainpool_slab_kb=%u is not a power of two in [%u, %u], using %u\n",
+			kb, chainpool_slab_kb_min(), CHAINPOOL_SLAB_KB_MAX, use);
+	*(unsigned int *)kp->arg = use;
+	return 0;
+}
+
+static const struct kernel_param_ops chainpool_slab_kb_ops = {
+	.set = chainpool_slab_kb_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(chainpool_slab_kb, &chainpool_slab_kb_ops, &chainpool_slab_kb,
+		0444);
+MODULE_PARM_DESC(chainpool_slab_kb,
+		 "largest chainpool slab in KiB, a power of two up to 4096 (default 128)");
+module_param(chainpool_debug, bool, 0444);
+MODULE_PARM_DESC(chainpool_debug,
+		 "poison freed chainpool blocks and check frees (default off)");
+/* Writable by root only, and ignored unless chainpool_debug is set. */
+module_param(chainpool_fail_slab, uint, 0600);
+MODULE_PARM_DESC(chainpool_fail_slab,
+		 "with chainpool_debug: fail the Nth slab allocation of each new pool (0: off)");
+
+/**
+ * struct chainpool - a pool of coherent DMA blocks
+ * @lock: serialises @core, @fault and the counters below
+ * @core: slabs and blocks; core.slabs is the kmalloc()ed table storage
+ * @fault: fault injection state
+ * @acquire: slab acquisition counters
+ * @dev: device the memory is for
+ * @create_ns: time chainpool_create_params() took
+ * @fill_ns: time spent in chainpool_fill()
+ * @debugfs: the pool's debugfs file
+ * @name: pool name
+ */
+struct chainpool {
+	spinlock_t lock;	/* may be taken in atomic context */
+	struct chainpool_core core;
+	struct chainpool_fault fault;
+	struct chainpool_acquire_stats acquire;
+	struct device *dev;
+	u64 create_ns;
+	u64 fill_ns;
+	struct dentry *debugfs;
+	char name[CHAINPOOL_NAME_LEN];
+};
+
+/* What the slab allocator callbacks need to reach dma_alloc_coherent(). */
+struct chainpool_dma_ctx {
+	struct device *dev;
+	gfp_t gfp;
+};
+
+static void *chainpool_dma_alloc(void *ctx, u32 bytes, bool nowarn,
+				 dma_addr_t *dma)
+{
+	struct chainpool_dma_ctx *dc = ctx;
+
+	return dma_alloc_coherent(dc->dev, bytes, dma,
+				  nowarn ? dc->gfp | __GFP_NOWARN : dc->gfp);
+}
+
+static void chainpool_dma_free(void *ctx, u32 bytes, void *cpu,
+			       dma_addr_t dma)
+{
+	struct chainpool_dma_ctx *dc = ctx;
+
+	dma_free_coherent(dc->dev, bytes, cpu, dma);
+}
+
+static const struct chainpool_slab_ops chainpool_dma_ops = {
+	.alloc = chainpool_dma_alloc,
+	.free = chainpool_dma_free,
+};
+
+static DEFINE_MUTEX(chainpool_debugfs_mutex);
+static struct dentry *chainpool_debugfs_root;
+static unsigned int chainpool_debugfs_users;
+static unsigned int chainpool_debugfs_seq;
+
+static int chainpool_debugfs_show(struct seq_file *m, void *unused)
+{
+	struct chainpool *pool = m->private;
+	struct chainpool_stats st;
+	unsigned int order;
+
+	chainpool_get_stats(pool, &st);
+	seq_printf(m, "name: %s\n", pool->name);
+	seq_printf(m, "device: %s\n", dev_name(pool->dev));
+	seq_printf(m, "block_size: %u\nstride: %u\nalign: %u\nboundary: %u\n",
+		   st.size, st.stride, st.align, st.boundary);
+	seq_printf(m, "blocks_total: %llu\nblocks_in_use: %u\n",
+		   (unsigned long long)st.blocks_total, st.blocks_in_use);
+	seq_printf(m, "slabs: %u\n", st.nr_slabs);
+	for (order = 0; order < CHAINPOOL_NR_ORDERS; order++)
+		if (st.slabs_by_order[order])
+			seq_printf(m, "slabs_order_%u: %u (%lu KiB each)\n",
+				   order, st.slabs_by_order[order],
+				   (PAGE_SIZE << order) >> 10);
+	seq_printf(m, "dma_bytes: %llu\nmeta_bytes: %llu\n",
+		   (unsigned long long)st.dma_bytes,
+		   (unsigned long long)st.meta_bytes);
+	seq_printf(m, "create_ns: %llu\nfill_ns: %llu\n",
+		   (unsigned long long)st.create_ns,
+		   (unsigned long long)st.fill_ns);
+	seq_printf(m, "fallbacks: %u\nrejected_slabs: %u\ninjected_failures: %u\n",
+		   st.fallbacks, st.rejected, st.injected);
+	seq_printf(m, "debug: %u\n", pool->core.debug);
+	return 0;
+}
+
+static int chainpool_debugfs_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, chainpool_debugfs_show, inode->i_private);
+}
+
+static const struct file_operations chainpool_debugfs_fops = {
+	.owner = THIS_MODULE,
+	.open = chainpool_debugfs_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/*
+ * One file per pool in chainpool-<module>/: every module linking chainpool
+ * gets its own directory.  The sequence number keeps two pools of the same
+ * name on the same device apart.
+ */
+static void chainpool_debugfs_add(struct chainpool *pool)
+{
+	char fname[CHAINPOOL_NAME_LEN + 64];
+	char *c;
+
+	mutex_lock(&chainpool_debugfs_mutex);
+	if (!chainpool_debugfs_users)
+		chainpool_debugfs_root =
+			debugfs_create_dir("chainpool-" KBUILD_MODNAME, NULL);
+	chainpool_debugfs_users++;
+	snprintf(fname, sizeof(fname), "%s-%s-%u", dev_name(pool->dev),
+		 pool->name, chainpool_debugfs_seq++);
+	for (c = fname; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+	/* Debugfs is optional: a failure only means no file. */
+	if (!IS_ERR_OR_NULL(chainpool_debugfs_root))
+		pool->debugfs = debugfs_create_file(fname, 0400,
+						    chainpool_debugfs_root,
+						    pool,
+						    &chainpool_debugfs_fops);
+	mutex_unlock(&chainpool_debugfs_mutex);
+}
+
+static void chainpool_debugfs_del(struct chainpool *pool)
+{
+	mutex_lock(&chainpool_debugfs_mutex);
+	/* Waits for readers of the file, so the pool may go after this. */
+	if (!IS_ERR_OR_NULL(pool->debugfs))
+		debugfs_remove(pool->debugfs);
+	pool->debugfs = NULL;
+	if (!--chainpool_debugfs_users) {
+		if (!IS_ERR_OR_NULL(chainpool_debugfs_root))
+			debugfs_remove(chainpool_debugfs_root);
+		chainpool_debugfs_root = NULL;
+	}
+	mutex_unlock(&chainpool_debugfs_mutex);
+}
+
+/* Called with pool->lock held; may drop and retake it to grow the table. */
+static int chainpool_add_slab_locked(struct chainpool *pool,
+				     const struct chainpool_slab *slab,
+				     gfp_t gfp, unsigned long *flags)
+{
+	void *new_table = NULL, *old_table = NULL;
+	u32 new_max = 0;
+	int ret;
+
+	while ((ret = chainpool_core_add_slab(&pool->core, slab)) == -ENOSPC) {
+		if (new_table && new_max > pool->core.nr_slabs) {
+			chainpool_core_replace_table(&pool->core, new_table,
+						     new_max, &old_table);
+			new_table = NULL;
+			continue;
+		}
+		new_max = max(2 * pool->core.max_slabs, CHAINPOOL_TABLE_MIN);
+		/* kmalloc() may sleep if gfp allows: not under the lock. */
+		spin_unlock_irqrestore(&pool->lock, *flags);
+		kfree(new_table);
+		new_table = kmalloc(chainpool_core_table_bytes(new_max), gfp);
+		spin_lock_irqsave(&pool->lock, *flags);
+		if (!new_table) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	if (new_table || old_table) {
+		spin_unlock_irqrestore(&pool->lock, *flags);
+		kfree(new_table);
+		kfree(old_table);
+		spin_lock_irqsave(&pool->lock, *flags);
+	}
+	return ret;
+}
+
+/* Add one slab of at most @order; the pool lock must not be held. */
+static int chainpool_grow(struct chainpool *pool, unsigned int order,
+			  gfp_t gfp)
+{
+	const struct chainpool_plan *plan = &pool->core.plan;
+	struct chainpool_dma_ctx dc = { .dev = pool->dev };
+	struct chainpool_acquire_stats acquire = { 0 };
+	struct chainpool_slab slab;
+	unsigned long flags;
+	bool injected, have_slab;
+	int ret;
+
+	/* Zeroing is done per block; slabs need none. */
+	gfp &= ~__GFP_ZERO;
+	dc.gfp = gfp;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	injected = chainpool_fault_hit(&pool->fault);
+	if (injected)
+		pool->acquire.injected++;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (injected)
+		return -ENOMEM;
+
+	/* dma_alloc_coherent() may sleep if gfp allows: no lock held. */
+	ret = chainpool_slab_acquire(plan, order, &chainpool_dma_ops, &dc,
+				     NULL, &acquire, &slab);
+	have_slab = !ret;
+	if (have_slab && pool->core.debug) {
+		slab.inuse_map = kzalloc(chainpool_core_map_bytes(plan,
+								  slab.order),
+					 gfp);
+		if (!slab.inuse_map)
+			ret = -ENOMEM;
+	}
+
+	spin_lock_irqsave(&pool->lock, flags);
+	pool->acquire.fallbacks += acquire.fallbacks;
+	pool->acquire.rejected += acquire.rejected;
+	if (!ret)
+		ret = chainpool_add_slab_locked(pool, &slab, gfp, &flags);
+	spin_unlock_irqrestore(&pool->lock, flags);
+
+	if (ret && have_slab) {
+		kfree(slab.inuse_map);
+		chainpool_dma_free(&dc, chainpool_plan_slab_bytes(plan, slab.order),
+				   slab.cpu, slab.dma);
+	}
+	return ret;
+}
+
+/**
+ * chainpool_create_params() - create a pool with explicit settings
+ * @name: pool name, for messages and debugfs
+ * @dev: device the blocks are for
+ * @size: block size
+ * @align: block alignment, 0 or a power of two
+ * @boundary: 0, or a power of two not below @size that blocks must not cross
+ * @params: slab cap, debug and fault injection settings
+ *
+ * Like dma_pool_create(), no memory is allocated for blocks yet; see
+ * chainpool_fill().  Tests use this to bypass the module parameters.
+ *
+ * Context: may sleep.
+ * Return: the pool, or NULL.
+ */
+struct chainpool *chainpool_create_params(const char *name,
+					  struct device *dev, size_t size,
+					  size_t align, size_t boundary,
+					  const struct chainpool_params *params)
+{
+	u64 start = ktime_get_ns();
+	struct chainpool_plan plan;
+	struct chainpool *pool;
+
+	if (!name || !dev)
+		return NULL;
+	if (chainpool_plan_init(&plan, size, align, boundary, PAGE_SIZE,
+				params->slab_bytes))
+		return NULL;
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	spin_lock_init(&pool->lock);
+	chainpool_core_init(&pool->core, &plan, params->debug);
+	pool->fault.fail_at = params->fail_slab;
+	pool->dev = dev;
+	strscpy(pool->name, name, sizeof(pool->name));
+	chainpool_debugfs_add(pool);
+	pool->create_ns = ktime_get_ns() - start;
+	return pool;
+}
+
+/**
+ * chainpool_create() - create a pool, as dma_pool_create()
+ * @name: pool name, for messages and debugfs
+ * @dev: device the blocks are for
+ * @size: block size
+ * @align: block alignment, 0 or a power of two
+ * @boundary: 0, or a power of two not below @size that blocks must not cross
+ *
+ * Settings come from the module parameters chainpool_slab_kb,
+ * chainpool_debug and, only with chainpool_debug, chainpool_fail_slab.
+ *
+ * Context: may sleep.
+ * Return: the pool, or NULL.
+ */
+struct chainpool *chainpool_create(const char *name, struct device *dev,
+				   size_t size, size_t align, size_t boundary)
+{
+	struct chainpool_params params = {
+		.slab_bytes = (u64)READ_ONCE(chainpool_slab_kb) << 10,
+		.debug = chainpool_debug,
+		.fail_slab = chainpool_debug ? READ_ONCE(chainpool_fail_slab) : 0,
+	};
+
+	return chainpool_create_params(name, dev, size, align, boundary,
+				       &params);
+}
+
+/**
+ * chainpool_fill() - allocate slabs until the pool holds some blocks
+ * @pool: the pool
+ * @nr_blocks: blocks the pool must hold in total
+ * @gfp: allocation flags
+ *
+ * Uses slabs of the largest order and sizes the last one to what is
+ * missing, so a pool filled with what the driver needs does not grow on
+ * alloc.  Costs O(slabs), independent of @nr_blocks.
+ *
+ * Return: 0, or -ENOMEM; slabs added before a failure stay in the pool.
+ */
+int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
+{
+	u64 start = ktime_get_ns();
+	unsigned long flags;
+	u64 have;
+	int ret = 0;
+
+	for (;;) {
+		spin_lock_irqsave(&pool->lock, flags);
+		have = pool->core.nr_blocks;
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (have >= nr_blocks)
+			break;
+		ret = chainpool_grow(pool,
+				     chainpool_plan_order_for(&pool->core.plan,
+							      nr_blocks - have),
+				     gfp);
+		if (ret)
+			break;
+	}
+	spin_lock_irqsave(&pool->lock, flags);
+	pool->fill_ns += ktime_get_ns() - start;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	return ret;
+}
+
+static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
+					dma_addr_t dma)
+{
+	dev_err(pool->dev, "chainpool %s: block %p (dma %pad) written after free\n",
+		pool->name, vaddr, &dma);
+	print_hex_dump(KERN_ERR, "", DUMP_PREFIX_OFFSET, 16, 1, vaddr,
+		       min_t(u32, pool->core.plan.size, 256), true);
+}
+
+/**
+ * chainpool_alloc() - allocate a block, as dma_pool_alloc()
+ * @pool: the pool
+ * @gfp: allocation flags, used when the pool must grow; __GFP_ZERO zeroes
+ * @dma: set to the block's DMA address
+ *
+ * O(1) unless the pool is empty and grows by one slab.
+ *
+ * Context: any, if @gfp does not allow sleeping.
+ * Return: the block's CPU address, or NULL.
+ */
+void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
+{
+	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
+	unsigned long irqflags;
+	void *vaddr;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&pool->lock, irqflags);
+		ret = chainpool_core_alloc(&pool->core, flags, &vaddr, dma);
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (ret != -ENOMEM)
+			break;
+		if (chainpool_grow(pool, pool->core.plan.max_order, gfp))
+			return NULL;
+	}
+	if (ret == -EIO)
+		chainpool_report_corruption(pool, vaddr, *dma);
+	return vaddr;
+}
+
+/**
+ * chainpool_zalloc() - allocate a zeroed block, as dma_pool_zalloc()
+ * @pool: the pool
+ * @gfp: allocation flags
+ * @dma: set to the block's DMA address
+ *
+ * Return: the block's CPU address, or NULL.
+ */
+void *chainpool_zalloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
+{
+	return chainpool_alloc(pool, gfp | __GFP_ZERO, dma);
+}
+
+/**
+ * chainpool_free() - give a block back, as dma_pool_free()
+ * @pool: the pool
+ * @vaddr: CPU address from chainpool_alloc()
+ * @dma: DMA address from chainpool_alloc()
+ *
+ * O(1); with chainpool_debug, bad frees are reported and ignored.
+ */
+void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
+{
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	ret = chainpool_core_free(&pool->core, vaddr, dma);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (ret)
+		dev_err(pool->dev, "chainpool %s: bad free of %p (dma %pad): %s\n",
+			pool->name, vaddr, &dma,
+			ret == -EALREADY ? "not in use" :
+			ret == -EINVAL ? "address mismatch" : "not in pool");
+}
+
+/**
+ * chainpool_dma_to_virt() - CPU address of the block at a DMA address
+ * @pool: the pool
+ * @dma: DMA address of the start of a block
+ *
+ * O(log slabs).
+ *
+ * Return: the CPU address, or NULL when @dma does not start a block of
+ * @pool.
+ */
+void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
+{
+	unsigned long flags;
+	void *vaddr;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	vaddr = chainpool_core_dma_to_virt(&pool->core, dma);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	return vaddr;
+}
+
+/**
+ * chainpool_get_stats() - snapshot of a pool's geometry and counters
+ * @pool: the pool
+ * @st: filled in
+ */
+void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
+{
+	const struct chainpool_plan *plan = &pool->core.plan;
+	struct chainpool_core_stats cs;
+	unsigned long flags;
+
+	memset(st, 0, sizeof(*st));
+	spin_lock_irqsave(&pool->lock, flags);
+	chainpool_core_get_stats(&pool->core, &cs);
+	st->create_ns = pool->create_ns;
+	st->fill_ns = pool->fill_ns;
+	st->fallbacks = pool->acquire.fallbacks;
+	st->rejected = pool->acquire.rejected;
+	st->injected = pool->acquire.injected;
+	spin_unlock_irqrestore(&pool->lock, flags);
+
+	st->size = plan->size;
+	st->stride = plan->stride;
+	st->align = plan->align;
+	st->boundary = plan->boundary;
+	st->blocks_total = cs.blocks_total;
+	st->blocks_in_use = cs.blocks_in_use;
+	st->nr_slabs = cs.nr_slabs;
+	memcpy(st->slabs_by_order, cs.slabs_by_order,
+	       sizeof(st->slabs_by_order));
+	st->dma_bytes = cs.dma_bytes;
+	st->meta_bytes = cs.meta_bytes + sizeof(*pool);
+}
+
+/**
+ * chainpool_destroy_timed() - destroy a pool and tell how long it took
+ * @pool: the pool, or NULL
+ *
+ * Frees every slab in O(slabs).  If blocks are still in use the device may
+ * still access them, so, like dma_pool_destroy(), the pool complains; and
+ * unlike it, the slabs' coherent memory is deliberately leaked rather than
+ * freed under the device.  Metadata is always freed.
+ *
+ * Context: may sleep; no other call on @pool may run or follow.
+ * Return: nanoseconds spent.
+ */
+u64 chainpool_destroy_timed(struct chainpool *pool)
+{
+	u64 start = ktime_get_ns();
+	struct chainpool_dma_ctx dc;
+	u32 in_use, i;
+
+	if (!pool)
+		return 0;
+	chainpool_debugfs_del(pool);
+	dc.dev = pool->dev;
+	in_use = pool->core.nr_in_use;
+	if (in_use)
+		dev_err(pool->dev, "chainpool %s: destroy with %u blocks still in use\n",
+			pool->name, in_use);
+	for (i = 0; i < pool->core.nr_slabs; i++) {
+		struct chainpool_slab *slab = &pool->core.slabs[i];
+
+		kfree(slab->inuse_map);
+		if (!in_use)
+			chainpool_dma_free(&dc,
+					   chainpool_plan_slab_bytes(&pool->core.plan,
+								     slab->order),
+					   slab->cpu, slab->dma);
+	}
+	kfree(pool->core.slabs);	/* the slab table storage */
+	kfree(pool);
+	return ktime_get_ns() - start;
+}
+
+/**
+ * chainpool_destroy() - destroy a pool, as dma_pool_destroy()
+ * @pool: the pool, or NULL
+ *
+ * See chainpool_destroy_timed().
+ */
+void chainpool_destroy(struct chainpool *pool)
+{
+	chainpool_destroy_timed(pool);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * chainpool: a stand-in for dma_pool for pools of hundreds of thousands of
+ * small coherent blocks, such as the mpt3sas chain buffers.
+ *
+ * Same contract as dma_pool (create, alloc, zalloc, free, destroy), plus a
+ * bulk fill, an O(log slabs) DMA-to-CPU address lookup and statistics.
+ */
+#ifndef CHAINPOOL_H
+#define CHAINPOOL_H
+
+#include <linux/types.h>
+
+#include "chainpool_core.h"
+
+struct chainpool;
+struct device;
+
+/**
+ * struct chainpool_params - per-pool settings chainpool_create() takes
+ *	from the module parameters
+ * @slab_bytes: largest slab in bytes; 0 for the default
+ * @debug: poison freed blocks, check frees and allocations
+ * @fail_slab: fail the Nth slab allocation of the pool; 0 never
+ */
+struct chainpool_params {
+	u64 slab_bytes;
+	bool debug;
+	u32 fail_slab;
+};
+
+/**
+ * struct chainpool_stats - a pool's geometry and counters
+ * @size: block size
+ * @stride: distance between neighbouring blocks
+ * @align: block alignment
+ * @boundary: boundary blocks do not cross, 0 for none
+ * @blocks_total: blocks in all slabs
+ * @blocks_in_use: blocks allocated and not freed
+ * @nr_slabs: number of slabs
+ * @slabs_by_order: number of slabs of each order
+ * @dma_bytes: coherent memory held
+ * @meta_bytes: memory of the slab table and debug maps
+ * @create_ns: time chainpool_create() took
+ * @fill_ns: time spent in chainpool_fill()
+ * @fallbacks: slab allocations retried at a smaller order
+ * @rejected: slabs given back because their DMA address broke the layout
+ * @injected: slab allocations failed by fault injection
+ */
+struct chainpool_stats {
+	u32 size;
+	u32 stride;
+	u32 align;
+	u32 boundary;
+	u64 blocks_total;
+	u32 blocks_in_use;
+	u32 nr_slabs;
+	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];
+	u64 dma_bytes;
+	u64 meta_bytes;
+	u64 create_ns;
+	u64 fill_ns;
+	u32 fallbacks;
+	u32 rejected;
+	u32 injected;
+};
+
+struct chainpool *chainpool_create(const char *name, struct device *dev,
+				   size_t size, size_t align, size_t boundary);
+struct chainpool *chainpool_create_params(const char *name,
+					  struct device *dev, size_t size,
+					  size_t align, size_t boundary,
+					  const struct chainpool_params *params);
+int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp);
+void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
+void *chainpool_zalloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
+void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma);
+void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma);
+void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
+u64 chainpool_destroy_timed(struct chainpool *pool);
+void chainpool_destroy(struct chainpool *pool);
+
+#endif /* CHAINPOOL_H */
