@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * In-kernel tests of chainpool on real DMA addresses of a real device.
+ *
+ * Loading the module runs every test and prints the results in KTAP
+ * format to the kernel log; init then returns 0 and the harness unloads
+ * the module.  KUnit is not used because not every target kernel enables
+ * it.  The device is the first PCI device matching pci_id (QEMU's edu
+ * device by default), else a platform device registered for the run.
+ */
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+
+#include "chainpool.h"
+
+/* The mpt3sas chain pool of a SAS 9300-8i with max_sgl_entries=256. */
+#define CPT_CHAIN_BLOCKS	373959U
+#define CPT_CHAIN_SIZE		128U
+#define CPT_SZ_4G		0x100000000ULL
+
+static char *pci_id = "1234:11e8";
+module_param(pci_id, charp, 0444);
+MODULE_PARM_DESC(pci_id, "vendor:device of the PCI device to allocate for (default 1234:11e8, QEMU edu)");
+
+static unsigned int dma_bits;
+module_param(dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits, "if set, DMA mask to give the device before testing (default: leave it)");
+
+static struct pci_dev *cpt_pci;
+static struct platform_device *cpt_pdev;
+static struct device *cpt_dev;
+
+static unsigned int cpt_number;
+static unsigned int cpt_failures;
+static char cpt_reason[160];
+
+struct cpt_block {
+	void *cpu;
+	dma_addr_t dma;
+};
+
+/* Record the first failed check of a test; false if @ok is false. */
+static bool cpt_check(bool ok, int line, const char *what)
+{
+	if (!ok && !cpt_reason[0])
+		snprintf(cpt_reason, sizeof(cpt_reason), "line %d: %s", line,
+			 what);
+	return ok;
+}
+
+#define CPT_CHECK(cond) cpt_check(!!(cond), __LINE__, #cond)
+
+static void cpt_run(const char *name, void (*test)(void))
+{
+	cpt_reason[0] = '\0';
+	test();
+	cpt_number++;
+	if (cpt_reason[0]) {
+		cpt_failures++;
+		pr_info("not ok %u - %s # %s\n", cpt_number, name, cpt_reason);
+	} else {
+		pr_info("ok %u - %s\n", cpt_number, name);
+	}
+}
+
+static int cpt_cmp_dma(const void *a, const void *b)
+{
+	const struct cpt_block *x = a, *y = b;
+
+	return x->dma < y->dma ? -1 : x->dma > y->dma;
+}
+
+static int cpt_cmp_cpu(const void *a, const void *b)
+{
+	unsigned long x = (unsigned long)((const struct cpt_block *)a)->cpu;
+	unsigned long y = (unsigned long)((const struct cpt_block *)b)->cpu;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool cpt_same_unit(u64 start, u64 len, u64 unit)
+{
+	return div64_u64(start, unit) == div64_u64(start + len - 1, unit);
+}
+
+/* Every layout rule and lookup for blocks[0..n); reorders blocks. */
+static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
+			     unsigned int n)
+{
+	struct chainpool_stats st;
+	unsigned int i;
+
+	chainpool_get_stats(pool, &st);
+	for (i = 0; i < n; i++) {
+		u64 dma = blocks[i].dma;
+
+		if (!CPT_CHECK(!(dma & (st.align - 1))) ||
+		    !CPT_CHECK(st.size >= PAGE_SIZE ||
+			       cpt_same_unit(dma, st.size, PAGE_SIZE)) ||
+		    !CPT_CHECK(!st.boundary ||
+			       cpt_same_unit(dma, st.size, st.boundary)) ||
+		    !CPT_CHECK(cpt_same_unit(dma, st.size, CPT_SZ_4G)) ||
+		    !CPT_CHECK(chainpool_dma_to_virt(pool, blocks[i].dma) ==
+			       blocks[i].cpu) ||
+		    !CPT_CHECK(!chainpool_dma_to_virt(pool, blocks[i].dma + 1)) ||
+		    !CPT_CHECK(!chainpool_dma_to_virt(pool, blocks[i].dma + 8)))
+			return false;
+		if (!(i % 4096))
+			cond_resched();
+	}
+	sort(blocks, n, sizeof(*blocks), cpt_cmp_dma, NULL);
+	for (i = 1; i < n; i++)
+		if (!CPT_CHECK(blocks[i - 1].dma + st.size <= blocks[i].dma))
+			return false;
+	sort(blocks, n, sizeof(*blocks), cpt_cmp_cpu, NULL);
+	for (i = 1; i < n; i++)
+		if (!CPT_CHECK((u8 *)blocks[i - 1].cpu + st.size <=
+			       (u8 *)blocks[i].cpu))
+			return false;
+	return true;
+}
+
+static struct chainpool *cpt_create(size_t size, size_t align,
+				    size_t boundary, u64 slab_bytes,
+				    bool debug, u32 fail_slab)
+{
+	struct chainpool_params params = {
+		.slab_bytes = slab_bytes,
+		.debug = debug,
+		.fail_slab = fail_slab,
+	};
+
+	return chainpool_create_params("cpt", cpt_dev, size, align, boundary,
+				       &params);
+}
+
+static unsigned int cpt_alloc_n(struct chainpool *pool,
+				struct cpt_block *blocks, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		blocks[i].cpu = chainpool_alloc(pool, GFP_KERNEL,
+						&blocks[i].dma);
+		if (!blocks[i].cpu)
+			break;
+	}
+	return i;
+}
+
+static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		chainpool_free(pool, blocks[i].cpu, blocks[i].dma);
+}
+
+/* The mpt3sas case: fill, allocate all, check, free all, destroy. */
+static void cpt_test_chain_pool(void)
+{
+	struct cpt_block *blocks;
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	u64 t_alloc, t_free, t_destroy;
+	unsigned int got;
+	int ret;
+
+	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+
+	t_alloc = ktime_get_ns();
+	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
+	CPT_CHECK(ret == 0);
+	got = cpt_alloc_n(pool, blocks, CPT_CHAIN_BLOCKS);
+	t_alloc = ktime_get_ns() - t_alloc;
+	chainpool_get_stats(pool, &st);
+	pr_info("# fill+alloc %u x %u B: %llu us, %u slabs, %llu KiB, %u fallbacks\n",
+		got, CPT_CHAIN_SIZE, div_u64(t_alloc, 1000), st.nr_slabs,
+		st.dma_bytes >> 10, st.fallbacks);
+	if (CPT_CHECK(got == CPT_CHAIN_BLOCKS)) {
+		CPT_CHECK(st.blocks_in_use == CPT_CHAIN_BLOCKS);
+		CPT_CHECK(st.blocks_total >= CPT_CHAIN_BLOCKS);
+		cpt_check_blocks(pool, blocks, got);
+	}
+
+	/* A filled pool does not grow on alloc. */
+	chainpool_get_stats(pool, &st);
+	t_free = ktime_get_ns();
+	cpt_free_n(pool, blocks, got);
+	t_free = ktime_get_ns() - t_free;
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.blocks_in_use == 0);
+	t_destroy = chainpool_destroy_timed(pool);
+	pr_info("# free %u: %llu us, destroy: %llu us\n", got,
+		div_u64(t_free, 1000), div_u64(t_destroy, 1000));
+out:
+	vfree(blocks);
+}
+
+/* Several shapes of pool; every block checked on real DMA addresses. */
+static void cpt_test_shapes(void)
+{
+	static const struct {
+		size_t size, align, boundary;
+	} shapes[] = {
+		{ 16, 16, 0 }, { 24, 16, 0 }, { 100, 64, 0 }, { 128, 16, 4096 },
+		{ 512, 512, 0 }, { 1000, 16, 1024 }, { 2048, 4096, 0 },
+		{ 4096, 4096, 65536 }, { 100, 512, 128 }, { 5000, 16, 0 },
+		{ 1 << 20, 4096, 0 },
+	};
+	const unsigned int n = 2000;
+	struct cpt_block *blocks;
+	unsigned int s, want, got;
+
+	blocks = vmalloc(n * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	for (s = 0; s < ARRAY_SIZE(shapes); s++) {
+		struct chainpool *pool;
+
+		pool = cpt_create(shapes[s].size, shapes[s].align,
+				  shapes[s].boundary, 0, s % 2, 0);
+		if (!CPT_CHECK(pool))
+			break;
+		want = shapes[s].size > 4096 ? 4 : n;
+		got = cpt_alloc_n(pool, blocks, want);
+		CPT_CHECK(got == want);
+		cpt_check_blocks(pool, blocks, got);
+		cpt_free_n(pool, blocks, got);
+		chainpool_destroy(pool);
+	}
+	vfree(blocks);
+}
+
+/* Addresses that are not block starts do not map. */
+static void cpt_test_lookup(void)
+{
+	struct chainpool *pool = cpt_create(100, 16, 0, 0, false, 0);
+	struct cpt_block a, b;
+
+	if (!CPT_CHECK(pool))
+		return;
+	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
+	b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
+	if (CPT_CHECK(a.cpu && b.cpu)) {
+		CPT_CHECK(chainpool_dma_to_virt(pool, a.dma) == a.cpu);
+		CPT_CHECK(chainpool_dma_to_virt(pool, b.dma) == b.cpu);
+		CPT_CHECK(!chainpool_dma_to_virt(pool, a.dma + 100));
+		CPT_CHECK(!chainpool_dma_to_virt(pool, a.dma + 16));
+		CPT_CHECK(!chainpool_dma_to_virt(pool, a.dma - 16));
+		CPT_CHECK(!chainpool_dma_to_virt(pool, 0));
+		chainpool_free(pool, a.cpu, a.dma);
+		chainpool_free(pool, b.cpu, b.dma);
+	}
+	chainpool_destroy(pool);
+}
+
+/* Failing the kth slab allocation fails the fill cleanly, for every k. */
+static void cpt_test_fault_injection(void)
+{
+	const unsigned int blocks = 4096;	/* 32 slabs of 16 KiB */
+	struct chainpool_stats st;
+	unsigned int k, needed;
+	struct chainpool *pool;
+
+	pool = cpt_create(128, 16, 0, 16384, false, 0);
+	if (!CPT_CHECK(pool))
+		return;
+	CPT_CHECK(chainpool_fill(pool, blocks, GFP_KERNEL) == 0);
+	chainpool_get_stats(pool, &st);
+	needed = st.nr_slabs;
+	chainpool_destroy(pool);
+	if (!CPT_CHECK(needed >= 2))
+		return;
+
+	for (k = 1; k <= needed + 1; k++) {
+		pool = cpt_create(128, 16, 0, 16384, k % 2, k);
+		if (!CPT_CHECK(pool))
+			return;
+		if (k <= needed)
+			CPT_CHECK(chainpool_fill(pool, blocks, GFP_KERNEL) ==
+				  -ENOMEM);
+		else
+			CPT_CHECK(chainpool_fill(pool, blocks, GFP_KERNEL) == 0);
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(st.nr_slabs == min(k - 1, needed));
+		CPT_CHECK(st.injected == (k <= needed));
+		chainpool_destroy(pool);
+	}
+}
+
+/* A one-page cap: every slab is a page, as dma_pool would use. */
+static void cpt_test_page_slabs(void)
+{
+	const unsigned int n = 10000;
+	struct chainpool_stats st;
+	struct cpt_block *blocks;
+	struct chainpool *pool;
+	unsigned int got;
+
+	blocks = vmalloc(n * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = cpt_create(128, 16, 0, PAGE_SIZE, false, 0);
+	if (CPT_CHECK(pool)) {
+		CPT_CHECK(chainpool_fill(pool, n, GFP_KERNEL) == 0);
+		got = cpt_alloc_n(pool, blocks, n);
+		CPT_CHECK(got == n);
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(st.slabs_by_order[0] == st.nr_slabs);
+		CPT_CHECK(st.nr_slabs == DIV_ROUND_UP(n, PAGE_SIZE / 128));
+		cpt_check_blocks(pool, blocks, got);
+		cpt_free_n(pool, blocks, got);
+		chainpool_destroy(pool);
+	}
+	vfree(blocks);
+}
+
+static bool cpt_all_zero(const u8 *p, size_t len)
+{
+	return !memchr_inv(p, 0, len);
+}
+
+/* zalloc zeroes a block that was dirtied and freed. */
+static void cpt_test_zalloc(void)
+{
+	unsigned int debug;
+
+	for (debug = 0; debug < 2; debug++) {
+		struct chainpool *pool = cpt_create(1000, 16, 0, 0, debug, 0);
+		struct cpt_block a, b;
+
+		if (!CPT_CHECK(pool))
+			return;
+		a.cpu = chainpool_zalloc(pool, GFP_KERNEL, &a.dma);
+		if (CPT_CHECK(a.cpu)) {
+			CPT_CHECK(cpt_all_zero(a.cpu, 1000));
+			memset(a.cpu, 0xff, 1000);
+			chainpool_free(pool, a.cpu, a.dma);
+			b.cpu = chainpool_zalloc(pool, GFP_KERNEL, &b.dma);
+			CPT_CHECK(b.cpu == a.cpu && b.dma == a.dma);
+			if (CPT_CHECK(b.cpu))
+				CPT_CHECK(cpt_all_zero(b.cpu, 1000));
+			if (b.cpu)
+				chainpool_free(pool, b.cpu, b.dma);
+		}
+		chainpool_destroy(pool);
+	}
+}
+
+/* Allocation with interrupts off grows the pool with GFP_ATOMIC. */
+static void cpt_test_atomic(void)
+{
+	struct chainpool *pool = cpt_create(128, 16, 0, 0, false, 0);
+	struct cpt_block blocks[64];
+	unsigned long flags;
+	unsigned int i, got = 0;
+
+	if (!CPT_CHECK(pool))
+		return;
+	local_irq_save(flags);
+	for (i = 0; i < ARRAY_SIZE(blocks); i++) {
+		blocks[i].cpu = chainpool_alloc(pool, GFP_ATOMIC,
+						&blocks[i].dma);
+		if (!blocks[i].cpu)
+			break;
+		got++;
+	}
+	local_irq_restore(flags);
+	CPT_CHECK(got == ARRAY_SIZE(blocks));
+	cpt_check_blocks(pool, blocks, got);
+	cpt_free_n(pool, blocks, got);
+	chainpool_destroy(pool);
+}
+
+/* With debug, a double free and a foreign free are refused. */
+static void cpt_test_debug_frees(void)
+{
+	struct chainpool *pool = cpt_create(128, 16, 0, 0, true, 0);
+	struct chainpool_stats st;
+	struct cpt_block a, b;
+
+	if (!CPT_CHECK(pool))
+		return;
+	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
+	b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
+	if (CPT_CHECK(a.cpu && b.cpu)) {
+		chainpool_free(pool, a.cpu, a.dma);
+		pr_info("# two \"bad free\" errors expected next\n");
+		chainpool_free(pool, a.cpu, a.dma);
+		chainpool_free(pool, b.cpu, b.dma + 1);
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(st.blocks_in_use == 1);
+		chainpool_free(pool, b.cpu, b.dma);
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(st.blocks_in_use == 0);
+	}
+	chainpool_destroy(pool);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cpt_tests[] = {
+	{ "chain_pool_373959x128", cpt_test_chain_pool },
+	{ "shapes", cpt_test_shapes },
+	{ "lookup", cpt_test_lookup },
+	{ "fault_injection", cpt_test_fault_injection },
+	{ "page_slabs", cpt_test_page_slabs },
+	{ "zalloc", cpt_test_zalloc },
+	{ "atomic_alloc", cpt_test_atomic },
+	{ "debug_frees", cpt_test_debug_frees },
+};
+
+static int cpt_get_device(void)
+{
+	unsigned int vendor, device;
+
+	if (sscanf(pci_id, "%x:%x", &vendor, &device) == 2)
+		cpt_pci = pci_get_device(vendor, device, NULL);
+	if (cpt_pci) {
+		cpt_dev = &cpt_pci->dev;
+		pr_info("# device: PCI %s (%s)\n", pci_name(cpt_pci), pci_id);
+	} else {
+		cpt_pdev = platform_device_register_simple("chainpool_test",
+							   -1, NULL, 0);
+		if (IS_ERR(cpt_pdev))
+			return PTR_ERR(cpt_pdev);
+		cpt_dev = &cpt_pdev->dev;
+		if (dma_coerce_mask_and_coherent(cpt_dev, DMA_BIT_MASK(32)))
+			pr_info("# could not set a 32-bit DMA mask\n");
+		pr_info("# device: no PCI device %s found, using platform device %s\n",
+			pci_id, dev_name(cpt_dev));
+	}
+	if (dma_bits && dma_set_mask_and_coherent(cpt_dev, DMA_BIT_MASK(dma_bits)))
+		pr_info("# could not set a %u-bit DMA mask\n", dma_bits);
+	return 0;
+}
+
+static void cpt_put_device(void)
+{
+	if (cpt_pci)
+		pci_dev_put(cpt_pci);
+	if (cpt_pdev)
+		platform_device_unregister(cpt_pdev);
+	cpt_pci = NULL;
+	cpt_pdev = NULL;
+}
+
+static int __init chainpool_test_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	pr_info("KTAP version 1\n");
+	ret = cpt_get_device();
+	if (ret) {
+		pr_info("1..0 # SKIP no device: %d\n", ret);
+		return 0;
+	}
+	pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
+	for (i = 0; i < ARRAY_SIZE(cpt_tests); i++)
+		cpt_run(cpt_tests[i].name, cpt_tests[i].fn);
+	pr_info("# chainpool_test: %u passed, %u failed\n",
+		cpt_number - cpt_failures, cpt_failures);
+	return 0;
+}
+
+static void __exit chainpool_test_exit(void)
+{
+	cpt_put_device();
+}
+
+module_init(chainpool_test_init);
+module_exit(chainpool_test_exit);
+
+MODULE_DESCRIPTION("In-kernel tests of the chainpool DMA block allocator");
+MODULE_LICENSE("GPL");
