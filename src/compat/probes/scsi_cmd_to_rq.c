@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe: scsi_cmd_to_rq()
+ *
+ * HAVE_SCSI_CMD_TO_RQ: scsi_cmd_to_rq() maps a SCSI command to its block
+ * layer request.  Added in v5.15 by "scsi: core: Introduce the
+ * scsi_cmd_to_rq() function" (Bart Van Assche), which also started the
+ * removal of struct scsi_cmnd.request (gone in v5.16).  Backported to
+ * Debian 5.10.  Fallback: cmd->request.
+ */
+#include <scsi/scsi_cmnd.h>
+
+static __maybe_unused struct request *probe(struct scsi_cmnd *cmd)
+{
+	return scsi_cmd_to_rq(cmd);
+}
