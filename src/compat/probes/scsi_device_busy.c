@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe: scsi_device_busy()
+ *
+ * HAVE_SCSI_DEVICE_BUSY: number of commands outstanding on a SCSI device.
+ * Added in v5.13 by "scsi: core: Replace sdev->device_busy with sbitmap"
+ * (Ming Lei), which turned the atomic_t device_busy counter into
+ * sdev->budget_map.  Fallback: atomic_read(&sdev->device_busy).
+ */
+#include <scsi/scsi_device.h>
+
+static int __maybe_unused probe(struct scsi_device *sdev)
+{
+	return scsi_device_busy(sdev);
+}
