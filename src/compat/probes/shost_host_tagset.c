@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe: struct Scsi_Host.host_tagset
+ *
+ * HAVE_SHOST_HOST_TAGSET: hardware queues share one host-wide tag set.
+ * Added in v5.10 by "scsi: core: Add host and host template flag
+ * 'host_tagset'" (Hannes Reinecke), on top of the block layer's
+ * BLK_MQ_F_TAG_HCTX_SHARED.  Without it the driver must not expose more
+ * than one hardware queue.
+ */
+#include <scsi/scsi_host.h>
+
+static void __maybe_unused probe(struct Scsi_Host *shost)
+{
+	shost->host_tagset = 1;
+}
