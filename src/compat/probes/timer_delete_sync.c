@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe: timer_delete_sync()
+ *
+ * HAVE_TIMER_DELETE_SYNC: new name of del_timer_sync().  Added in v6.2 by
+ * "timers: Rename del_timer_sync() to timer_delete_sync()" (Thomas
+ * Gleixner), backported to Debian 5.10; del_timer_sync() was removed in
+ * v6.16.  The 6.12 driver has no timer; kept for new code.
+ * Fallback: del_timer_sync().
+ */
+#include <linux/timer.h>
+
+static int __maybe_unused probe(struct timer_list *t)
+{
+	return timer_delete_sync(t);
+}
