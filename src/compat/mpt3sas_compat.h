@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel API compatibility for the out-of-tree mpt3sas driver
+ *
+ * Force-included (-include) into every driver object, ahead of the driver's
+ * own includes.  Every shim below is keyed on a HAVE_* result that
+ * compat/probe.mk measured on the target kernel (compat_config.h), never on
+ * the kernel version: distribution kernels backport APIs freely.
+ *
+ * Two kinds of shims:
+ *  - a missing function or constant is provided under its new name, so the
+ *    upstream code compiles unchanged;
+ *  - where the upstream code itself must differ (host template members and
+ *    callback signatures), the compat patches in mpt3sas/patches/01xx make
+ *    it use the MPT3SAS_SHT_*() and MPT3SAS_DEFINE_*() macros below.
+ */
+#ifndef MPT3SAS_COMPAT_H
+#define MPT3SAS_COMPAT_H
+
+#include "compat_config.h"
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/interrupt.h>
+#include <linux/pci.h>
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/sysfs.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <scsi/scsi.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_common.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
+#include <scsi/scsi_transport_sas.h>
+
+#ifndef HAVE_BLK_MQ_MAP_HW_QUEUES
+#include <linux/blk-mq-pci.h>
+#endif
+
+#ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
+#include <linux/aer.h>
+#endif
+
+/* <linux/unaligned.h> (v6.12): see compat/linux/unaligned.h */
+
+/* Attribute for byte arrays that need not be NUL-terminated (v4.20). */
+#ifndef __nonstring
+#define __nonstring
+#endif
+
+/* ---- strings and sysfs ------------------------------------------------ */
+
+#ifndef HAVE_MEMTOSTR
+/* Same contract as the v6.11 helper: dest is a char array, src a byte array */
+#define memtostr(dest, src)	do {					\
+	const size_t _dest_len = ARRAY_SIZE(dest);			\
+	const size_t _src_chars = strnlen((const char *)(src),		\
+					  sizeof(src));			\
+	const size_t _copy_len = min(_dest_len - 1, _src_chars);	\
+									\
+	BUILD_BUG_ON(_dest_len == 0);					\
+	memcpy(dest, src, _copy_len);					\
+	(dest)[_copy_len] = '\0';					\
+} while (0)
+#endif
+
+#ifndef HAVE_SYSFS_EMIT
+static inline __printf(2, 3) int sysfs_emit(char *buf, const char *fmt, ...)
+{
+	va_list args;
+	int len;
+
+	va_start(args, fmt);
+	len = vscnprintf(buf, PAGE_SIZE, fmt, args);
+	va_end(args);
+	return len;
+}
+#endif
+
+/* ---- timers and workqueues --------------------------------------------- */
+
+#ifndef HAVE_TIMER_DELETE_SYNC
+static inline int timer_delete_sync(struct timer_list *timer)
+{
+	return del_timer_sync(timer);
+}
+#endif
+
+#ifndef HAVE_TIMER_CONTAINER_OF
+#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
+#endif
+
+#ifndef HAVE_WQ_PERCPU
+/* per-CPU is the default of alloc_workqueue() wherever WQ_PERCPU is absent */
+#define WQ_PERCPU	0
+#endif
+
+/* ---- PCI and interrupts -------------------------------------------------- */
+
+#ifndef HAVE_PCI_IRQ_INTX
+#define PCI_IRQ_INTX	PCI_IRQ_LEGACY
+#endif
+
+#ifndef HAVE_IRQ_UPDATE_AFFINITY_HINT
+static inline int irq_update_affinity_hint(unsigned int irq,
+					   const struct cpumask *m)
+{
+	return irq_set_affinity_hint(irq, m);
+}
+#endif
+
+#ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
+/* AER reporting is enabled by the PCI core (v6.0); the helpers are gone. */
+static inline int pci_enable_pcie_error_reporting(struct pci_dev *dev)
+{
+	return 0;
+}
+
+static inline int pci_disable_pcie_error_reporting(struct pci_dev *dev)
+{
+	return 0;
+}
+#endif
+
+/* ---- block layer ----------------------------------------------------------- */
+
+#ifndef HAVE_BLK_MQ_MAP_HW_QUEUES
+static inline void blk_mq_map_hw_queues(struct blk_mq_queue_map *qmap,
+					struct device *dev, unsigned int offset)
+{
+	blk_mq_pci_map_queues(qmap, to_pci_dev(dev), offset);
+}
+#endif
+
+/* ---- SCSI midlayer --------------------------------------------------------- */
+
+#ifndef HAVE_SCSI_CMD_TO_RQ
+static inline struct request *scsi_cmd_to_rq(struct scsi_cmnd *scmd)
+{
+	return scmd->request;
+}
+#endif
+
+#ifndef HAVE_SCSI_DONE
+static inline void scsi_done(struct scsi_cmnd *cmd)
+{
+	cmd->scsi_done(cmd);
+}
+#endif
+
+#ifndef HAVE_SCSI_BUILD_SENSE
+static inline void scsi_build_sense(struct scsi_cmnd *scmd, int desc,
+				    u8 key, u8 asc, u8 ascq)
+{
+	scsi_build_sense_buffer(desc, scmd->sense_buffer, key, asc, ascq);
+	scmd->result = (DRIVER_SENSE << 24) | SAM_STAT_CHECK_CONDITION;
+}
+#endif
+
+#ifndef HAVE_SCSI_DEVICE_BUSY
+static inline int scsi_device_busy(struct scsi_device *sdev)
+{
+	return atomic_read(&sdev->device_busy);
+}
+#endif
+
+#ifndef HAVE_SCSI_HOST_BUSY
+static inline int scsi_host_busy(struct Scsi_Host *shost)
+{
+	return atomic_read(&shost->host_busy);
+}
+#endif
+
+#ifndef HAVE_SAS_ATA_NCQ_PRIO_SUPPORTED
+/* NCQ priority bit of the ATA Information VPD page, as libsas reads it */
+static inline bool sas_ata_ncq_prio_supported(struct scsi_device *sdev)
+{
+	bool supported = false;
+	u8 *buf;
+
+	buf = kmalloc(256, GFP_KERNEL);
+	if (!buf)
+		return false;
+	if (!scsi_get_vpd_page(sdev, 0x89, buf, 256))
+		supported = (buf[213] >> 4) & 1;
+	kfree(buf);
+	return supported;
+}
+#endif
+
+/* ---- SCSI host template ---------------------------------------------------- */
+
+/*
+ * The template macros expand to a designated initializer including its
+ * trailing comma (or to nothing), so the patched templates list them
+ * without one.
+ */
+
+/* Host templates are const where the midlayer takes them as const (v6.4). */
+#ifdef HAVE_CONST_SCSI_HOST_TEMPLATE
+#define MPT3SAS_SHT_CONST	const
+#else
+#define MPT3SAS_SHT_CONST
+#endif
+
+/* .queuecommand returns enum scsi_qc_status since v6.19/v7.0 */
+#ifdef HAVE_SCSI_QC_STATUS
+#define MPT3SAS_QC_STATUS	enum scsi_qc_status
+#else
+#define MPT3SAS_QC_STATUS	int
+#endif
+
+/* .bios_param gets the gendisk instead of the block_device since v6.16 */
+#ifdef HAVE_SHT_BIOS_PARAM_GENDISK
+#define MPT3SAS_BIOS_PARAM_DISK	struct gendisk
+#else
+#define MPT3SAS_BIOS_PARAM_DISK	struct block_device
+#endif
+
+/* .slave_alloc became .sdev_init in v6.14 */
+#ifdef HAVE_SHT_SDEV_INIT
+#define MPT3SAS_SHT_SDEV_INIT(fn)	.sdev_init = (fn),
+#else
+#define MPT3SAS_SHT_SDEV_INIT(fn)	.slave_alloc = (fn),
+#endif
+
+/* .slave_destroy became .sdev_destroy in v6.14 */
+#ifdef HAVE_SHT_SDEV_DESTROY
+#define MPT3SAS_SHT_SDEV_DESTROY(fn)	.sdev_destroy = (fn),
+#else
+#define MPT3SAS_SHT_SDEV_DESTROY(fn)	.slave_destroy = (fn),
+#endif
+
+/*
+ * The driver's configure callback edits a struct queue_limits (v6.11
+ * .device_configure, v6.14 .sdev_configure).  Older kernels only have
+ * .slave_configure(sdev): MPT3SAS_DEFINE_SDEV_CONFIGURE(fn) then defines
+ * fn_compat(), which hands fn() a copy of the queue's limits and applies
+ * the two limits the driver changes with the blk_queue_*() setters.
+ */
+#if defined(HAVE_SHT_SDEV_CONFIGURE)
+#define MPT3SAS_SHT_SDEV_CONFIGURE(fn)	.sdev_configure = (fn),
+#define MPT3SAS_DEFINE_SDEV_CONFIGURE(fn)
+#elif defined(HAVE_SHT_DEVICE_CONFIGURE)
+#define MPT3SAS_SHT_SDEV_CONFIGURE(fn)	.device_configure = (fn),
+#define MPT3SAS_DEFINE_SDEV_CONFIGURE(fn)
+#else
+static inline int
+mpt3sas_compat_slave_configure(struct scsi_device *sdev,
+			       int (*fn)(struct scsi_device *sdev,
+					 struct queue_limits *lim))
+{
+	struct request_queue *q = sdev->request_queue;
+	struct queue_limits *lim;
+	int ret;
+
+	lim = kmemdup(&q->limits, sizeof(*lim), GFP_KERNEL);
+	if (!lim)
+		return -ENOMEM;
+	ret = fn(sdev, lim);
+	if (!ret) {
+		if (lim->max_hw_sectors != q->limits.max_hw_sectors)
+			blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
+		if (lim->virt_boundary_mask != q->limits.virt_boundary_mask)
+			blk_queue_virt_boundary(q, lim->virt_boundary_mask);
+	}
+	kfree(lim);
+	return ret;
+}
+
+#define MPT3SAS_SHT_SDEV_CONFIGURE(fn)	.slave_configure = fn##_compat,
+#define MPT3SAS_DEFINE_SDEV_CONFIGURE(fn)				\
+static int fn##_compat(struct scsi_device *sdev)			\
+{									\
+	return mpt3sas_compat_slave_configure(sdev, fn);		\
+}
+#endif
+
+/* .map_queues returned int until v6.1 */
+#ifdef HAVE_SHT_MAP_QUEUES_VOID
+#define MPT3SAS_SHT_MAP_QUEUES(fn)	.map_queues = (fn),
+#define MPT3SAS_DEFINE_MAP_QUEUES(fn)
+#else
+#define MPT3SAS_SHT_MAP_QUEUES(fn)	.map_queues = fn##_compat,
+#define MPT3SAS_DEFINE_MAP_QUEUES(fn)					\
+static int fn##_compat(struct Scsi_Host *shost)				\
+{									\
+	fn(shost);							\
+	return 0;							\
+}
+#endif
+
+#endif /* MPT3SAS_COMPAT_H */
