@@ -6,6 +6,7 @@
  * C string array.  Added in v6.11 by "string.h: Introduce memtostr() and
  * memtostr_pad()" (Kees Cook).  Fallback: an equivalent macro.
  */
+#include <linux/kernel.h>
 #include <linux/string.h>
 
 struct probe_page {
