@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe: scsi_prot_ref_tag()
+ *
+ * HAVE_SCSI_PROT_REF_TAG: T10 PI reference tag (low 32 bits of the LBA in
+ * logical blocks) of a command.  Added in v5.14 by "scsi: core: Introduce
+ * scsi_get_sector()" / "scsi: core: Add scsi_prot_ref_tag() helper"
+ * (Martin K. Petersen, Bart Van Assche); not in Debian 5.10.
+ * Fallback: the same computation on blk_rq_pos().
+ */
+#include <scsi/scsi_cmnd.h>
+
+static u32 __maybe_unused probe(struct scsi_cmnd *cmd)
+{
+	return scsi_prot_ref_tag(cmd);
+}
