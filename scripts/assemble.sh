@@ -31,6 +31,8 @@ done
 rm -rf "$tree.tmp/compat/generated"
 # Sources only: upstream's Kconfig and Makefile have no use out of tree.
 (cd "$upstream/drivers/scsi/mpt3sas" && cp -r mpi ./*.c ./*.h "$tree.tmp/mpt3sas/")
+# Our driver-side glue joins the driver it serves.
+cp "$top"/src/mpt3sas/*.c "$top"/src/mpt3sas/*.h "$tree.tmp/mpt3sas/"
 
 # Strict: no fuzz, no reversed or already-applied hunks.
 grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" | while read -r p; do
