@@ -21,12 +21,14 @@ die() {
 release_of() {
 	local kdir=$1 r=
 
-	if [ -f "$kdir/include/config/kernel.release" ]; then
-		r=$(cat "$kdir/include/config/kernel.release")
-	elif [ -f "$kdir/include/generated/utsrelease.h" ]; then
+	# The release the kernel reports (uname -r); Debian's headers carry
+	# another string in include/config/kernel.release.
+	if [ -f "$kdir/include/generated/utsrelease.h" ]; then
 		r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$kdir/include/generated/utsrelease.h")
+	elif [ -f "$kdir/include/config/kernel.release" ]; then
+		r=$(cat "$kdir/include/config/kernel.release")
 	fi
-	[ -n "$r" ] || die "$kdir is not a configured kernel build tree (no include/config/kernel.release)"
+	[ -n "$r" ] || die "$kdir is not a configured kernel build tree (no include/generated/utsrelease.h)"
 	echo "$r"
 }
 
