@@ -6,51 +6,76 @@
 #
 #   check-no-upstream.sh [REPO]   check REPO (default: this checkout)
 #
-# A tracked file fails the check when its content equals any file the
-# build extracted from upstream (driver and checker scripts), when it
-# carries upstream's copyright banner, or when it is named like a driver
-# file outside the patch series.  Without arguments the check first proves
-# on a scratch clone that it catches a planted upstream file.
+# A tracked file fails the check when its content equals a file the build
+# extracted from upstream (driver and checker scripts), when it bears the
+# name of an upstream driver file, or when it repeats a run of upstream
+# driver lines longer than a patch's context needs (patches are exempt).
+# Without arguments the check first proves, on a scratch clone, that it
+# catches a planted upstream file and a pasted upstream function.
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 upstream=$top/build/upstream
 repo=${1:-$top}
-banner='LSI Corporation'
+# Longest run of upstream lines a non-patch file may share: enough for a
+# quoted prototype or comment, far too few for a copied function.
+max_run=12
 
 [ -d "$upstream/drivers/scsi/mpt3sas" ] ||
 	{ echo "no extracted upstream in $upstream: run make upstream" >&2; exit 1; }
 
 scan() {
-	local dir=$1 bad=0 hashes f
+	python3 - "$1" "$upstream" "$max_run" <<'PY'
+import hashlib, os, subprocess, sys
 
-	hashes=$(cd "$upstream" && find . -type f -exec sha256sum {} + | cut -d' ' -f1 | sort -u)
-	while IFS= read -r f; do
-		[ -f "$dir/$f" ] || continue
-		if grep -qxF "$(sha256sum <"$dir/$f" | cut -d' ' -f1)" <<<"$hashes"; then
-			echo "tracked upstream file (identical content): $f"
-			bad=1
-		fi
-		case $f in
-		src/mpt3sas/patches/*) continue ;;
-		esac
-		if grep -qF "$banner" "$dir/$f"; then
-			echo "tracked file carries upstream's copyright banner: $f"
-			bad=1
-		fi
-		case $(basename "$f") in
-		mpt3sas_*.[ch] | mpi2*.h)
-			echo "tracked file named like an upstream driver file: $f"
-			bad=1
-			;;
-		esac
-	done < <(git -C "$dir" ls-files)
-	return $bad
+repo, upstream, max_run = sys.argv[1], sys.argv[2], int(sys.argv[3])
+drv = os.path.join(upstream, "drivers/scsi/mpt3sas")
+
+def files(root):
+    for d, _, names in os.walk(root):
+        for n in names:
+            yield os.path.join(d, n)
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+def windows(path):
+    lines = [l.strip() for l in open(path, errors="replace")]
+    lines = [l for l in lines if len(l) > 3]   # skip blank and brace lines
+    for i in range(len(lines) - max_run):
+        yield i, "\n".join(lines[i:i + max_run + 1])
+
+upstream_hashes = {digest(p) for p in files(upstream) if os.path.getsize(p)}
+upstream_names = {os.path.basename(p) for p in files(drv)} - {"Makefile", "Kconfig"}
+upstream_runs = {w for p in files(drv) for _, w in windows(p)}
+
+bad = 0
+tracked = subprocess.run(["git", "-C", repo, "ls-files", "-z"], check=True,
+                         capture_output=True).stdout.decode().split("\0")
+for f in filter(None, tracked):
+    path = os.path.join(repo, f)
+    if not os.path.isfile(path) or not os.path.getsize(path):
+        continue
+    if digest(path) in upstream_hashes:
+        print(f"tracked upstream file (identical content): {f}")
+        bad = 1
+    if os.path.basename(f) in upstream_names:
+        print(f"tracked file named like an upstream driver file: {f}")
+        bad = 1
+    if f.startswith("src/mpt3sas/patches/"):
+        continue
+    for i, w in windows(path):
+        if w in upstream_runs:
+            print(f"tracked file repeats more than {max_run} upstream lines: {f}")
+            bad = 1
+            break
+print(f"{len(tracked) - 1} tracked files checked")
+sys.exit(bad)
+PY
 }
 
 if [ $# -eq 0 ]; then
-	# Self-test: the check must catch a planted driver file.
 	scratch=$(mktemp -d)
 	trap 'rm -rf "$scratch"' EXIT
 	git clone -q "$top" "$scratch/repo"
@@ -60,11 +85,15 @@ if [ $# -eq 0 ]; then
 		echo "self-test failed: a planted upstream file was not detected" >&2
 		exit 1
 	fi
-	echo "self-test: a planted upstream file is detected"
+	git -C "$scratch/repo" rm -q --cached src/planted.h
+	sed -n '/^_base_allocate_chain_dma_pool(struct/,/^}/p' \
+		"$upstream/drivers/scsi/mpt3sas/mpt3sas_base.c" >"$scratch/repo/src/pasted.c"
+	git -C "$scratch/repo" add src/pasted.c
+	if scan "$scratch/repo" >/dev/null; then
+		echo "self-test failed: a pasted upstream function was not detected" >&2
+		exit 1
+	fi
+	echo "self-test: a planted upstream file and a pasted upstream function are detected"
 fi
 
-if scan "$repo"; then
-	echo "no upstream file is tracked ($(git -C "$repo" ls-files | wc -l) tracked files checked)"
-else
-	exit 1
-fi
+scan "$repo"
