@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build mpt3sas.ko against Debian 12's 6.1 headers with -Werror on our own
-# files, then check what modinfo reports: our version string and the 6.1
-# vermagic.
+# files, then check what modinfo reports: our version string, the 6.1
+# vermagic, and the allocator's parameters (chainpool is linked in).
 
 set -eu
 
@@ -24,4 +24,8 @@ case $vermagic in
 6.1.0-*-amd64\ *) ;;
 *) echo "FAIL: vermagic '$vermagic' is not Debian 12's 6.1" >&2; exit 1 ;;
 esac
+for p in pool_allocator chainpool_slab_kb; do
+	modinfo -F parm "$ko" | grep -q "^$p:" ||
+		{ echo "FAIL: parameter $p missing: chainpool is not linked in" >&2; exit 1; }
+done
 echo "ok: $ko"
