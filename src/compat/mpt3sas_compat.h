@@ -160,6 +160,15 @@ static inline void scsi_build_sense(struct scsi_cmnd *scmd, int desc,
 }
 #endif
 
+#ifndef HAVE_SCSI_PROT_REF_TAG
+static inline u32 scsi_prot_ref_tag(struct scsi_cmnd *scmd)
+{
+	unsigned int shift = ilog2(scmd->device->sector_size) - SECTOR_SHIFT;
+
+	return (blk_rq_pos(scsi_cmd_to_rq(scmd)) >> shift) & 0xffffffff;
+}
+#endif
+
 #ifndef HAVE_SCSI_DEVICE_BUSY
 static inline int scsi_device_busy(struct scsi_device *sdev)
 {
@@ -172,6 +181,11 @@ static inline int scsi_host_busy(struct Scsi_Host *shost)
 {
 	return atomic_read(&shost->host_busy);
 }
+#endif
+
+#ifndef HAVE_SAS_LINK_RATE_22_5_GBPS
+/* the fastest rate the transport class of these kernels can name */
+#define SAS_LINK_RATE_22_5_GBPS	SAS_LINK_RATE_12_0_GBPS
 #endif
 
 #ifndef HAVE_SAS_ATA_NCQ_PRIO_SUPPORTED
@@ -188,6 +202,79 @@ static inline bool sas_ata_ncq_prio_supported(struct scsi_device *sdev)
 		supported = (buf[213] >> 4) & 1;
 	kfree(buf);
 	return supported;
+}
+#endif
+
+/*
+ * Host sysfs attributes: .shost_groups (v5.16) registers the driver's
+ * groups together with the midlayer's when the host device is added.  On
+ * older kernels do the same by hand: scsi_add_host() is wrapped to append
+ * the driver's groups to shost_dev.groups, which device_add() registers
+ * before the uevent, exactly like the template member does.
+ */
+#ifndef HAVE_SHT_SHOST_GROUPS
+extern const struct attribute_group *mpt3sas_host_groups[];
+
+static inline int __must_check
+mpt3sas_compat_scsi_add_host(struct Scsi_Host *shost, struct device *dev)
+{
+	/* the same pointers for every host: midlayer's groups, then ours */
+	static const struct attribute_group *groups[16];
+	const struct attribute_group **g;
+	unsigned int n = 0;
+
+	for (g = shost->shost_dev.groups; g && *g; g++) {
+		if (n >= ARRAY_SIZE(groups) - 1)
+			return -E2BIG;
+		groups[n++] = *g;
+	}
+	for (g = mpt3sas_host_groups; *g; g++) {
+		if (n >= ARRAY_SIZE(groups) - 1)
+			return -E2BIG;
+		groups[n++] = *g;
+	}
+	groups[n] = NULL;
+	shost->shost_dev.groups = groups;
+	return scsi_add_host_with_dma(shost, dev, dev);
+}
+
+#define scsi_add_host(shost, dev)	mpt3sas_compat_scsi_add_host(shost, dev)
+#endif
+
+/*
+ * io_uring poll queues need the midlayer's .mq_poll and Scsi_Host.nr_maps
+ * (v5.13); without them the driver runs without poll queues.
+ */
+#ifdef HAVE_SHT_MQ_POLL
+static inline int mpt3sas_compat_poll_queues(int poll_queues)
+{
+	return poll_queues;
+}
+
+static inline unsigned int mpt3sas_compat_nr_maps(struct Scsi_Host *shost)
+{
+	return shost->nr_maps;
+}
+
+static inline void mpt3sas_compat_set_nr_maps(struct Scsi_Host *shost,
+					      unsigned int nr_maps)
+{
+	shost->nr_maps = nr_maps;
+}
+#else
+static inline int mpt3sas_compat_poll_queues(int poll_queues)
+{
+	return 0;
+}
+
+static inline unsigned int mpt3sas_compat_nr_maps(struct Scsi_Host *shost)
+{
+	return shost->tag_set.nr_maps;
+}
+
+static inline void mpt3sas_compat_set_nr_maps(struct Scsi_Host *shost,
+					      unsigned int nr_maps)
+{
 }
 #endif
 
@@ -277,6 +364,19 @@ static int fn##_compat(struct scsi_device *sdev)			\
 {									\
 	return mpt3sas_compat_slave_configure(sdev, fn);		\
 }
+#endif
+
+#ifdef HAVE_SHT_SHOST_GROUPS
+#define MPT3SAS_SHT_SHOST_GROUPS(groups)	.shost_groups = (groups),
+#else
+/* see mpt3sas_compat_scsi_add_host() */
+#define MPT3SAS_SHT_SHOST_GROUPS(groups)
+#endif
+
+#ifdef HAVE_SHT_MQ_POLL
+#define MPT3SAS_SHT_MQ_POLL(fn)		.mq_poll = (fn),
+#else
+#define MPT3SAS_SHT_MQ_POLL(fn)
 #endif
 
 /* .map_queues returned int until v6.1 */
