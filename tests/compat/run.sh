@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run.sh KDIR [CC]: unit test of src/compat/probe.mk against one kernel.
+#
+#  1. a probe that must be true and one that must be false come out so;
+#  2. the real probe set reports HAVE_STRSCPY (present since v4.3) and
+#     leaves the test probes out;
+#  3. a second run with the same kernel reuses the cached result;
+#  4. a KDIR that cannot build anything makes probe.mk fail loudly instead
+#     of reporting every API as missing.
+# Ends with the plain line "compat: N passed, N failed"; exits 1 on failure.
+
+set -u
+
+kdir=${1:?usage: run.sh KDIR [CC]}
+cc=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+probe_mk=$top/src/compat/probe.mk
+work=$(mktemp -d "${TMPDIR:-/tmp}/compat-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "PASS  $*"
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL  $*"
+}
+
+probe() {
+	if [ -n "$cc" ]; then
+		make --no-print-directory -f "$probe_mk" KDIR="$kdir" CC="$cc" "$@"
+	else
+		make --no-print-directory -f "$probe_mk" KDIR="$kdir" "$@"
+	fi
+}
+
+if [ ! -f "$kdir/Makefile" ]; then
+	echo "compat: no kernel build directory at KDIR=$kdir"
+	echo "compat: 0 passed, 1 failed"
+	exit 1
+fi
+
+# 1. known-true and known-false probes
+out=$work/test
+if probe PROBES="$here/probes" OUT="$out" > "$work/test.log" 2>&1; then
+	h=$out/compat_config.h
+	if grep -qx '#define HAVE_COMPAT_TEST_TRUE 1' "$h"; then
+		ok "true probe reported present"
+	else
+		fail "true probe not reported present (see $out/probe.log)"
+	fi
+	if grep -qx '/\* #undef HAVE_COMPAT_TEST_FALSE \*/' "$h"; then
+		ok "false probe reported missing"
+	else
+		fail "false probe not reported missing"
+	fi
+	if grep -q 'compat: .*: 2 probes, 1 yes, 1 no' "$out/compat_summary.txt"; then
+		ok "summary counts 2 probes, 1 yes, 1 no"
+	else
+		fail "summary wrong: $(tail -n 1 "$out/compat_summary.txt")"
+	fi
+else
+	fail "probe.mk failed on the test probes:"
+	sed 's/^/      | /' "$work/test.log"
+fi
+
+# 2. the real probe set
+out=$work/real
+if probe OUT="$out" > "$work/real.log" 2>&1; then
+	h=$out/compat_config.h
+	if grep -qx '#define HAVE_STRSCPY 1' "$h"; then
+		ok "HAVE_STRSCPY reported present"
+	else
+		fail "HAVE_STRSCPY not reported present"
+	fi
+	if grep -q 'COMPAT_TEST' "$h"; then
+		fail "test probes leaked into the real probe set"
+	else
+		ok "real probe set has only the driver's probes"
+	fi
+	n_src=$(ls "$top"/src/compat/probes/*.c | wc -l)
+	n_h=$(grep -c 'HAVE_' "$h")
+	if [ "$n_src" -eq "$n_h" ]; then
+		ok "one result line per probe ($n_h)"
+	else
+		fail "$n_src probes but $n_h result lines"
+	fi
+	cat "$out/compat_summary.txt"
+
+	# 3. cached
+	if probe OUT="$out" 2>&1 | grep -q 'is up to date'; then
+		ok "second run reuses the cached result"
+	else
+		fail "second run probed again"
+	fi
+else
+	fail "probe.mk failed on the real probes:"
+	sed 's/^/      | /' "$work/real.log"
+fi
+
+# 4. a broken kernel build directory must fail, not report "all missing"
+mkdir -p "$work/badkdir"
+printf 'modules:\n\t@false\n' > "$work/badkdir/Makefile"
+if make --no-print-directory -f "$probe_mk" KDIR="$work/badkdir" \
+	OUT="$work/bad" > "$work/bad.log" 2>&1; then
+	fail "probe.mk succeeded on a broken KDIR"
+elif grep -q 'sanity probe did not build' "$work/bad.log"; then
+	ok "broken KDIR fails the sanity probe"
+else
+	fail "broken KDIR failed without the sanity message"
+fi
+
+echo "compat: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
