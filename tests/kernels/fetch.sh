@@ -116,9 +116,10 @@ if [ ! -e "$ROOT.new/lib/modules" ] && [ -d "$ROOT.new/usr/lib/modules" ]; then
 	fi
 fi
 [ -d "$ROOT.new/lib/modules/$KVER/kernel" ] || die "$SERIES: no modules for $KVER in $IMAGE_PKGS"
-# The headers' Makefile includes the -common tree by absolute /usr/src path.
+# The headers' Makefile refers to itself and to the -common tree by absolute
+# /usr/src paths.
 for mk in "$ROOT.new"/usr/src/linux-headers-*/Makefile; do
-	sed -i "s#^include /usr/src/#include $ROOT/usr/src/#" "$mk"
+	sed -i "s#/usr/src/#$ROOT/usr/src/#g" "$mk"
 done
 rm -rf "$ROOT"
 mv "$ROOT.new" "$ROOT"
@@ -135,18 +136,28 @@ done
 HDIR=$ROOT/usr/src/linux-headers-$KVER
 [ -f "$HDIR/Module.symvers" ] || die "$SERIES: $HDIR/Module.symvers missing"
 
-# Do Debian's prebuilt kbuild helpers run on this host (glibc new enough)?
-kbuild_runs() {
-	local f out
-	for f in "$1/scripts/basic/fixdep" "$1/scripts/mod/modpost"; do
-		[ -x "$f" ] || return 1
+# Can the headers package be used as is?  Debian's prebuilt kbuild helpers
+# must run with the host's glibc, and the kernel must not have been configured
+# for a newer gcc than the host's (its config enables flags older gcc lacks).
+kbuild_usable() {
+	local f out kgcc hgcc
+	while IFS= read -r -d '' f; do
+		[ "$(head -c4 "$f")" = "$(printf '\177ELF')" ] || continue
 		out=$("$f" 2>&1 </dev/null) || true
-		case $out in *GLIBC_*|*"not found"*) return 1 ;; esac
-	done
+		case $out in *GLIBC_*)
+			log "$SERIES: ${f##*/} needs a newer glibc"; return 1 ;;
+		esac
+	done < <(find -L "$1/scripts" "$1/tools" -type f -perm -u+x -print0 2>/dev/null)
+	kgcc=$(sed -n 's/^CONFIG_GCC_VERSION=//p' "$1/.config")
+	hgcc=$("$HOST_CC" -dumpfullversion | awk -F. '{printf "%d%02d%02d", $1, $2, $3}')
+	if [ "${kgcc:-0}" -gt "$hgcc" ]; then
+		log "$SERIES: kernel was configured for gcc $kgcc, host $HOST_CC is $hgcc"
+		return 1
+	fi
 }
 
 KMAKEFLAGS=""
-if kbuild_runs "$HDIR"; then
+if kbuild_usable "$HDIR"; then
 	ROUTE=headers
 	KDIR=$HDIR
 	want_cc=$(sed -En 's/^CC = .*(gcc-[0-9]+).*/\1/p' "$HDIR/.kernelvariables" 2>/dev/null || true)
@@ -157,7 +168,7 @@ else
 	# Prebuilt helpers need a newer glibc: prepare the matching Debian
 	# source with the host compiler instead.
 	ROUTE=source
-	log "$SERIES: Debian's kbuild helpers do not run here; preparing linux-source with $HOST_CC"
+	log "$SERIES: preparing linux-source with $HOST_CC instead of the headers package"
 	KV_MM=$(echo "$KVER" | sed -En 's/^([0-9]+\.[0-9]+)\..*/\1/p')
 	SRC_PKG=linux-source-$KV_MM
 	SRC_VER=$(kapt_version "$SRC_PKG")
@@ -167,10 +178,15 @@ else
 	SRC=$SDIR/src
 	rm -rf "$SRC"
 	mkdir -p "$SRC"
+	# only what Kconfig and modules_prepare need (Kconfig files stay)
 	log "$SERIES: unpacking $SRC_PKG"
 	dpkg-deb --fsys-tarfile "$(deb_of "$SRC_PKG")" |
 		tar -xO --wildcards './usr/src/linux-source-*.tar.*' |
-		tar -xJ -C "$SRC" --strip-components=1 --exclude='*/Documentation/*'
+		tar -xJ -C "$SRC" --strip-components=1 \
+			--exclude='*/Documentation/*.rst' --exclude='*/Documentation/devicetree/*' \
+			--exclude='*/drivers/*.c' --exclude='*/sound/*.c' --exclude='*/fs/*.c' \
+			--exclude='*/net/*.c' --exclude='*/drivers/gpu/drm/amd/include/asic_reg/*' \
+			--exclude='*/tools/testing/*' --exclude='*/LICENSES/*'
 	cp "$ROOT/lib/modules/$KVER/config" "$SRC/.config"
 	KMK() { make -s -C "$SRC" CC="$HOST_CC" "$@"; }
 	KMK olddefconfig >&2
