@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash disable=SC2034 # variables are set for the caller
+# Functions of tests/vm/run.sh (sourced after tests/kernels/lib.sh).
+
+VM_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Kernel log lines that fail a run (ERE; used by the guest and the host).
+SPLAT_RE='BUG:|BUG at|WARNING:|Oops|Unknown symbol|disagrees about version|KASAN|kmemleak|[Mm]emory leak|Call Trace|general protection fault|Kernel panic|UBSAN:|dma_pool_destroy.*busy|soft lockup|blocked for more than|rcu_.*stall'
+
+# vm_build_selftest SERIES OUTDIR: the stand-in modules when the project's own
+# are not given: chainpool_test.ko from selftest/ and the kernel's own
+# mpt3sas (which ignores parameters it does not know).
+vm_build_selftest() {
+	local series=$1 out=$2 bdir=$VM_DIR/$1/selftest-build ko
+	case ${VMTEST_SELFTEST_FAULT:-} in
+	''|warn|notok|hang) ;;
+	*) die "VMTEST_SELFTEST_FAULT must be warn, notok or hang" ;;
+	esac
+	rm -rf "$bdir"
+	mkdir -p "$bdir"
+	cp "$VM_SRC"/selftest/Kbuild "$VM_SRC"/selftest/*.c "$bdir"/
+	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
+	make -s -C "$KDIR" M="$bdir" $KMAKEFLAGS \
+		VMTEST_SELFTEST_FAULT="${VMTEST_SELFTEST_FAULT:-}" modules >"$bdir/build.log" 2>&1 ||
+		{ cat "$bdir/build.log" >&2; die "$series: building the self-test module failed"; }
+	cp "$bdir/chainpool_test.ko" "$out/"
+	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends mpt3sas | awk '/^insmod/ {p=$2} END {print p}')
+	[ -n "$ko" ] || die "$series: the kernel has no mpt3sas module"
+	decompress_ko "$ko" "$out/mpt3sas.ko"
+}
+
+# decompress_ko SRC DST
+decompress_ko() {
+	case $1 in
+	*.ko.xz)  xz -dc "$1" > "$2" ;;
+	*.ko.zst) zstd -qdc "$1" > "$2" ;;
+	*.ko.gz)  gzip -dc "$1" > "$2" ;;
+	*.ko)     cp "$1" "$2" ;;
+	*) die "unknown module file type: $1" ;;
+	esac
+}
+
+# vm_deps KO MODDIR_OUT: print the files (in load order) that must be
+# insmod'ed before KO: out-of-tree modules from its own dir, the rest via
+# modprobe --show-depends on the fetched kernel.
+vm_deps() {
+	local ko=$1 dir d dep
+	dir=$(dirname "$ko")
+	for d in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		dep=""
+		for f in "$dir/$d.ko" "$dir/$(echo "$d" | tr _ -).ko"; do
+			[ -f "$f" ] && dep=$f
+		done
+		if [ -n "$dep" ]; then
+			vm_deps "$dep"
+			echo "$dep"
+		else
+			modprobe -d "$MODDIR" -S "$KVER" --show-depends "$d" |
+				awk '/^insmod/ {print $2}' ||
+				die "cannot resolve dependency $d of $ko for $KVER"
+		fi
+	done
+}
+
+# vm_initramfs SERIES MODULES_DIR STEPS INITRD
+vm_initramfs() {
+	local series=$1 mods=$2 steps=$3 initrd=$4 st=$VM_DIR/$1/initramfs
+	local bb mod name f
+	bb=$(command -v busybox) || die "busybox missing (Debian package busybox-static)"
+	! ldd "$bb" >/dev/null 2>&1 || die "$bb is not static (install Debian's busybox-static)"
+	rm -rf "$st"
+	mkdir -p "$st/bin" "$st/etc/vmtest" "$st/lib/vmtest" "$st/proc" "$st/sys" "$st/dev"
+	cp "$bb" "$st/bin/busybox"
+	for f in sh mount insmod rmmod lsmod dmesg grep cat echo sleep poweroff \
+		 readlink basename tr wc head uname ls; do
+		ln -s busybox "$st/bin/$f"
+	done
+	install -m 0755 "$VM_SRC/init" "$st/init"
+	printf "VMTEST_SPLAT_RE='%s'\n" "$VMTEST_GUEST_SPLAT_RE" > "$st/etc/vmtest/conf"
+	echo "$steps" > "$st/etc/vmtest/steps"
+	for mod in $(echo "$steps" | awk '$1 !~ /^(#|$)/ {print $1}' | sort -u); do
+		[ -f "$mods/$mod.ko" ] || die "$series: $mods/$mod.ko missing"
+		: > "$st/etc/vmtest/$mod.deps"
+		for f in $(vm_deps "$mods/$mod.ko" | awk '!seen[$0]++'); do
+			name=$(basename "$f" | sed -E 's/\.ko(\.(xz|zst|gz))?$//')
+			[ -f "$st/lib/vmtest/$name.ko" ] || decompress_ko "$f" "$st/lib/vmtest/$name.ko"
+			echo "$name.ko" >> "$st/etc/vmtest/$mod.deps"
+		done
+		cp "$mods/$mod.ko" "$st/lib/vmtest/$mod.ko"
+	done
+	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$initrd"
+}
+
+# vm_boot SERIES SETUP INITRD LOG: run the guest; returns qemu's/timeout's rc.
+vm_boot() {
+	local series=$1 setup=$2 initrd=$3 log=$4 append machine
+	local -a iommu=()
+	append="console=ttyS0 panic=-1 oops=panic rdinit=/init vmtest.setup=$setup"
+	case $setup in
+	plain) machine=q35 ;;
+	iommu)
+		machine=q35,kernel-irqchip=split
+		# shellcheck disable=SC2054 # commas are part of the option
+		iommu=(-device intel-iommu,intremap=on)
+		append="$append intel_iommu=on iommu.passthrough=0"
+		;;
+	*) die "unknown setup '$setup' (plain, iommu)" ;;
+	esac
+	timeout --kill-after=10 "$VMTEST_TIMEOUT" \
+		qemu-system-x86_64 -accel tcg -machine "$machine" -m "$VMTEST_MEM" -smp 1 \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-serial "file:$log" -monitor none \
+		"${iommu[@]}" -device edu \
+		-kernel "$VMLINUZ" -initrd "$initrd" -append "$append $VMTEST_APPEND" \
+		</dev/null >"$log.qemu" 2>&1
+}
+
+# vm_parse LOG: sets KTAP_OK KTAP_NOTOK KTAP_SKIP VERDICT REASON
+vm_parse() {
+	local log=$1 klog marker splats
+	# kernel lines of the test phase, without \r and the timestamp
+	klog=$(tr -d '\r' < "$log" | sed -n '/VMTEST: BEGIN/,$p' |
+		sed -nE 's/^\[ *[0-9]+\.[0-9]+\] ?//p')
+	KTAP_OK=$(echo "$klog" | grep -cE '^ *ok [0-9]+' || true)
+	KTAP_NOTOK=$(echo "$klog" | grep -cE '^ *not ok [0-9]+' || true)
+	KTAP_SKIP=$(echo "$klog" | grep -cE '^ *ok [0-9]+.*# *SKIP' || true)
+	splats=$(echo "$klog" | grep -cE "$VMTEST_GUEST_SPLAT_RE" || true)
+	marker=$(tr -d '\r' < "$log" | sed -n 's/^VMTEST-RESULT: //p' | tail -n1)
+	REASON=""
+	add() { REASON="$REASON${REASON:+; }$*"; }
+	grep -q 'VMTEST: BEGIN' "$log" || add "guest never reached /init"
+	[ "$KTAP_NOTOK" = 0 ] || add "$KTAP_NOTOK KTAP not ok"
+	[ "$KTAP_OK" -gt 0 ] || [ "$KTAP_NOTOK" -gt 0 ] || add "no KTAP results"
+	[ "$splats" = 0 ] || add "$splats splat line(s) in kernel log"
+	case $marker in
+	PASS) ;;
+	FAIL*) add "guest: ${marker#FAIL }" ;;
+	*) add "no VMTEST-RESULT marker" ;;
+	esac
+	if [ -z "$REASON" ]; then VERDICT=PASS; else VERDICT=FAIL; fi
+}

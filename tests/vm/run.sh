@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/vm/run.sh: boot each Debian kernel in QEMU (TCG) twice, without and
+# with an emulated IOMMU, load the modules under test inside the guest and
+# fail on KTAP "not ok", kernel splats, a missing verdict or a timeout.
+#
+# Environment:
+#   KERNELS            series to test (default: "5.10 6.1 6.12 sid")
+#   VMTEST_SETUPS      default "plain iommu"
+#   BUILD_MODULES_CMD  command run as: CMD SERIES KVER KDIR OUTDIR; must put
+#                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
+#                      and MODDIR are exported for it)
+#   MODULES_DIR        alternative: prebuilt modules in MODULES_DIR/SERIES/
+#                      Without either, a self-test stand-in is used
+#                      (tests/vm/selftest, the kernel's own mpt3sas).
+#   VMTEST_SELFTEST_FAULT  warn|notok|hang: break the self-test module on purpose
+#   VMTEST_STEPS       override the guest steps (see below)
+#   VMTEST_TIMEOUT     seconds per guest (default 240), VMTEST_MEM (default 1G)
+#   VMTEST_APPEND      extra kernel command line
+#   VMTEST_PARALLEL    1 (default): boot a kernel's setups side by side; 0: one by one
+#
+# Logs: build/vm/<series>-<setup>.log (serial console).  Ends with the line
+# "N passed, N failed"; exits non-zero if anything failed.
+
+set -eu
+LOG_TAG=vmtest
+# shellcheck source=tests/kernels/lib.sh
+. "$(dirname "$0")/../kernels/lib.sh"
+# shellcheck source=tests/vm/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Guest steps, one per line: "<module> [parameters]".  Each module is loaded
+# (after its dependencies) and removed again, in this order.
+DEFAULT_STEPS="chainpool_test
+mpt3sas max_sgl_entries=256
+mpt3sas max_sgl_entries=256 chain_allocator=chainpool
+mpt3sas max_sgl_entries=256 chain_allocator=dma_pool"
+VMTEST_STEPS=${VMTEST_STEPS:-$DEFAULT_STEPS}
+
+KERNELS=${KERNELS:-$ALL_SERIES}
+VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu}
+VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
+VMTEST_MEM=${VMTEST_MEM:-1G}
+VMTEST_APPEND=${VMTEST_APPEND:-}
+VMTEST_PARALLEL=${VMTEST_PARALLEL:-1}
+VM_DIR=$BUILD_ROOT/vm
+
+# The project's modules must know every parameter in the steps; the kernel's
+# own mpt3sas (self-test mode) ignores chain_allocator with a warning.
+VMTEST_GUEST_SPLAT_RE=$SPLAT_RE
+if [ -n "${BUILD_MODULES_CMD:-}${MODULES_DIR:-}" ]; then
+	VMTEST_GUEST_SPLAT_RE="$SPLAT_RE|unknown parameter"
+	MODE=project
+else
+	MODE=selftest
+fi
+
+need_cmds qemu-system-x86_64 timeout cpio xz modinfo modprobe busybox make ldd
+
+mkdir -p "$VM_DIR"
+ROWS=""
+PASSED=0
+FAILED=0
+row() {	# series setup ok notok skip secs verdict reason
+	ROWS="$ROWS$(printf '%-6s %-6s %5s %6s %5s %5ss  %-4s %s' "$@")"$'\n'
+	if [ "$7" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
+}
+fail_series() {	# series reason
+	local setup
+	for setup in $VMTEST_SETUPS; do row "$1" "$setup" - - - - FAIL "$2"; done
+}
+
+# prepare_series SERIES: fetch, get modules, build the initramfs.  Runs in a
+# subshell so that a die() only fails this series.
+prepare_series() {
+	local series=$1 mods=$VM_DIR/$1/modules
+	"$KLIB_DIR/fetch.sh" "$series" >/dev/null
+	# shellcheck disable=SC1090
+	. "$(series_env "$series")"
+	rm -rf "$mods"
+	mkdir -p "$mods"
+	if [ -n "${BUILD_MODULES_CMD:-}" ]; then
+		log "$series: $BUILD_MODULES_CMD $series $KVER $KDIR $mods"
+		export KMAKEFLAGS MODDIR KVER KDIR
+		# shellcheck disable=SC2086 # the command may carry arguments
+		$BUILD_MODULES_CMD "$series" "$KVER" "$KDIR" "$mods" >&2 ||
+			die "$series: BUILD_MODULES_CMD failed"
+	elif [ -n "${MODULES_DIR:-}" ]; then
+		cp "$MODULES_DIR/$series"/*.ko "$mods/" || die "$series: no modules in $MODULES_DIR/$series"
+	else
+		log "$series: building the self-test module${VMTEST_SELFTEST_FAULT:+ (fault: $VMTEST_SELFTEST_FAULT)}"
+		vm_build_selftest "$series" "$mods"
+	fi
+	for ko in "$mods"/*.ko; do
+		[ "$(modinfo -F vermagic "$ko" | awk '{print $1}')" = "$KVER" ] ||
+			die "$series: $(basename "$ko") was not built for $KVER"
+	done
+	vm_initramfs "$series" "$mods" "$VMTEST_STEPS" "$VM_DIR/$series/initrd.cpio"
+}
+
+for series in $KERNELS; do
+	series_suites "$series" >/dev/null
+	mkdir -p "$VM_DIR/$series"
+	t0=$SECONDS
+	set +e
+	(set -e; prepare_series "$series") 2> >(tee "$VM_DIR/$series/prepare.log" >&2)
+	rc=$?
+	set -e
+	if [ "$rc" != 0 ]; then
+		fail_series "$series" "preparation failed (see build/vm/$series/prepare.log)"
+		continue
+	fi
+	log "$series: prepared in $((SECONDS - t0))s ($MODE modules)"
+	# shellcheck disable=SC1090
+	. "$(series_env "$series")"
+	# the setups of a kernel boot side by side (TCG uses one host core each)
+	pids=""
+	for setup in $VMTEST_SETUPS; do
+		logf=$VM_DIR/$series-$setup.log
+		rm -f "$logf" "$logf.rc"
+		(
+			t0=$SECONDS rc=0
+			vm_boot "$series" "$setup" "$VM_DIR/$series/initrd.cpio" "$logf" || rc=$?
+			echo "$rc $((SECONDS - t0))" > "$logf.rc"
+		) &
+		pids="$pids $!"
+		[ "$VMTEST_PARALLEL" = 1 ] || wait $!
+	done
+	# shellcheck disable=SC2086
+	wait $pids || true
+	for setup in $VMTEST_SETUPS; do
+		logf=$VM_DIR/$series-$setup.log
+		read -r rc secs < "$logf.rc"
+		vm_parse "$logf"
+		case $rc in
+		0) ;;
+		124|137) VERDICT=FAIL REASON="timeout after ${VMTEST_TIMEOUT}s${REASON:+; $REASON}" ;;
+		*) VERDICT=FAIL REASON="qemu exited with $rc ($(head -c 200 "$logf.qemu" | tr '\n' ' '))${REASON:+; $REASON}" ;;
+		esac
+		log "$series/$setup: $VERDICT in ${secs}s${REASON:+: $REASON} (log: $logf)"
+		if [ "$VERDICT" != PASS ]; then
+			tr -d '\r' < "$logf" | tail -n 25 | sed "s/^/  $series-$setup| /" >&2
+		fi
+		row "$series" "$setup" "$KTAP_OK" "$KTAP_NOTOK" "$KTAP_SKIP" "$secs" "$VERDICT" "$REASON"
+	done
+done
+
+echo
+printf '%-6s %-6s %5s %6s %5s %6s  %-4s %s\n' kernel setup ok notok skip time result reason
+printf '%s' "$ROWS"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]
