@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# `make dist` and the version and kernel-range rules, without installing
+# anything:
+# - the tarball holds one directory, mpt3sas-chainpool-<version>/, with the
+#   patched driver, chainpool/, compat/, Kbuild, Makefile, VERSION,
+#   dkms.conf (filled in, every directive we need, none dkms 3 dropped),
+#   dkms.mk and COPYING, and nothing generated;
+# - every object Kbuild names has its source in the tarball (so dkms needs
+#   no download);
+# - the same tree gives the same tarball (reproducible);
+# - the package version sorts right in dpkg and rpm;
+# - the BUILD_EXCLUSIVE_KERNEL regex and dkms.mk agree with the range.
+
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+name=mpt3sas-chainpool
+work=$top/build/pkg/test/dist
+failures=0
+ok() { echo "ok:   $*"; }
+bad() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else bad "$desc"; fi
+}
+
+not_grep() {
+	local rc=0
+	grep -q "$@" || rc=$?
+	[ "$rc" = 1 ]
+}
+not_run() { ! "$@" >/dev/null 2>&1; }
+
+[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree
+base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
+release=$(cat "$top/src/VERSION")
+version=$base.$release
+rm -rf "$work"
+mkdir -p "$work"
+
+"$top/packaging/dist.sh" "$top/build/tree" "$work/a"
+tarball=$work/a/$name-$version.tar.gz
+check "tarball $name-$version.tar.gz" [ -f "$tarball" ]
+check "one top directory, $name-$version/" \
+	[ "$(tar tzf "$tarball" | cut -d/ -f1 | sort -u)" = "$name-$version" ]
+tar -C "$work" -xzf "$tarball"
+t=$work/$name-$version
+for f in Kbuild Makefile VERSION dkms.conf dkms.mk COPYING mpt3sas/mpt3sas_base.c \
+	mpt3sas/mpi/mpi2.h chainpool compat; do
+	check "holds $f" [ -e "$t/$f" ]
+done
+check "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
+gen=$(cd "$t" && find . -mindepth 1 \( -name '*.o' -o -name '*.ko*' -o -name '.*' -o -name generated \
+	-o -name '*.mod*' -o -name Module.symvers \) -print)
+check "nothing generated or hidden${gen:+ (found: $gen)}" [ -z "$gen" ]
+missing=
+while read -r o; do
+	[ -f "$t/${o%.o}.c" ] || missing+=" ${o%.o}.c"
+done < <(grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' "$t/Kbuild" | sort -u)
+check "every object in Kbuild has its source${missing:+ (missing:$missing)}" [ -z "$missing" ]
+
+conf=$t/dkms.conf
+# Read it the way dkms does: a bash file.
+for v in PACKAGE_NAME PACKAGE_VERSION AUTOINSTALL NO_WEAK_MODULES BUILD_EXCLUSIVE_KERNEL_MIN \
+	BUILD_EXCLUSIVE_KERNEL 'BUILT_MODULE_NAME[0]' 'DEST_MODULE_LOCATION[0]' 'MAKE[0]' CLEAN; do
+	val=$(kernelver=K kernel_source_dir=D bash -c ". '$conf'; echo \"\${$v}\"")
+	echo "dkms.conf $v=$val"
+	eval "conf_${v//[^A-Za-z0-9_]/_}=\$val"
+done
+# shellcheck disable=SC2154 # set by the eval above
+{
+	check "PACKAGE_NAME=$name" [ "$conf_PACKAGE_NAME" = "$name" ]
+	check "PACKAGE_VERSION=$version" [ "$conf_PACKAGE_VERSION" = "$version" ]
+	check "BUILT_MODULE_NAME[0]=mpt3sas" [ "$conf_BUILT_MODULE_NAME_0_" = mpt3sas ]
+	check "DEST_MODULE_LOCATION[0]=/updates" [ "$conf_DEST_MODULE_LOCATION_0_" = /updates ]
+	check "AUTOINSTALL=yes" [ "$conf_AUTOINSTALL" = yes ]
+	check "NO_WEAK_MODULES=yes" [ "$conf_NO_WEAK_MODULES" = yes ]
+	check "BUILD_EXCLUSIVE_KERNEL_MIN=4.15" [ "$conf_BUILD_EXCLUSIVE_KERNEL_MIN" = 4.15 ]
+	check "MAKE[0] passes the kernel to the tree's make" \
+		[ "$conf_MAKE_0_" = "make -f dkms.mk KVER=K KDIR=D KERNEL_MIN=4.15 KERNEL_MAX=" ]
+	check "CLEAN set" [ -n "$conf_CLEAN" ]
+}
+check "no REMAKE_INITRD, no signing override" not_grep -E '^(REMAKE_INITRD|SIGN_TOOL|SIGN_FILE|MOK_)' "$conf"
+
+"$top/packaging/dist.sh" "$top/build/tree" "$work/b" >/dev/null
+check "reproducible: a second dist gives the same bytes" cmp -s "$tarball" "$work/b/$name-$version.tar.gz"
+
+# Versions: a higher release, and a later upstream base, upgrade.
+for pair in "$base.cp2 $base.cp1" "$base.cp10 $base.cp9" "$base.cp1 $base" "49.0.00.00.cp1 $base.cp9"; do
+	read -r hi lo <<<"$pair"
+	check "dpkg: $hi > $lo" dpkg --compare-versions "$hi" gt "$lo"
+	if command -v rpm >/dev/null; then
+		check "rpm: $hi > $lo" [ "$(rpm --eval "%{lua: print(rpm.vercmp('$hi', '$lo'))}")" = 1 ]
+	fi
+done
+check "version.sh refuses a release with '-'" not_run env CP_RELEASE=cp-1 "$top/packaging/version.sh"
+
+# Range: the regex dkms 3.0.10 reads, dkms.mk and kernel-range.sh agree.
+regex=$(kernel_source_dir=D bash -c ". '$conf'; echo \"\$BUILD_EXCLUSIVE_KERNEL\"")
+for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0-213-generic \
+	4.18.0-553.el8_10.x86_64 5.4.0-200-generic 5.10.0-35-amd64 5.14.0-503.el9.x86_64 \
+	6.1.0-56-amd64 6.12.117+deb12-amd64 7.0.0 10.1.0 4.150.1; do
+	case $k in 2.* | 3.* | 4.4.* | 4.14.*) want=no ;; *) want=yes ;; esac
+	[[ $k =~ $regex ]] && r=yes || r=no
+	make -s -C "$t" -f dkms.mk range-check KVER="$k" KERNEL_MIN=4.15 >/dev/null 2>&1 && m=yes || m=no
+	check "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
+done
+msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN=4.15 2>&1 || true)
+check "dkms.mk names the range: $msg" \
+	grep -qF "$name supports kernels 4.15 and newer; 4.14.336 is not supported" <<<"$msg"
+r2=$("$top/packaging/kernel-range.sh" regex 5.4 6.1)
+for k in 5.3.18 5.4.0-1 5.10.0-35-amd64 6.0.1 6.1.0-56-amd64 6.2.0 6.12.117+deb12-amd64; do
+	case $k in 5.3.* | 6.2.* | 6.12.*) want=no ;; *) want=yes ;; esac
+	[[ $k =~ $r2 ]] && r=yes || r=no
+	check "range 5.4 to 6.1, kernel $k: $want" [ "$r" = "$want" ]
+done
+
+rm -rf "$work"
+if [ "$failures" -eq 0 ]; then
+	echo "RESULT: dist: PASS"
+else
+	echo "RESULT: dist: FAIL, $failures check(s) failed"
+	exit 1
+fi

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build the .rpm with rpmbuild (Debian's rpm package) and check it without
+# installing it: name, version, noarch; its file list (the DKMS tree, the
+# two /etc files as %config, no build products); its dependencies; its
+# scriptlets (dkms add/install for every kernel, dracut after depmod in
+# %posttrans, dkms remove in %preun), syntax-checked and the %post one run
+# against a stub dkms; rpmlint clean with the package's filters.
+
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+name=mpt3sas-chainpool
+work=$top/build/pkg/test/rpm
+failures=0
+ok() { echo "ok:   $*"; }
+bad() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else bad "$desc"; fi
+}
+has() { grep -qE "$1" <<<"$2"; }
+hasF() { grep -qF -- "$1" <<<"$2"; }
+hasnt() { ! grep -qE "$1" <<<"$2"; }
+
+command -v rpmbuild >/dev/null || {
+	echo "rpmbuild is missing: apt-get install rpm" >&2
+	exit 2
+}
+[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree
+version=$("$top/packaging/version.sh")
+rm -rf "$work"
+mkdir -p "$work"
+"$top/packaging/dist.sh" "$top/build/tree" "$work"
+"$top/packaging/rpm/build.sh" "$work"
+rpm=$work/$name-dkms-$version-1.noarch.rpm
+check "built $(basename "$rpm")" [ -f "$rpm" ]
+
+q() { rpm -qp "$@" "$rpm" 2>/dev/null; }
+check "name, version, arch" [ "$(q --qf '%{NAME} %{VERSION} %{ARCH}')" = "$name-dkms $version noarch" ]
+check "license names GPL-2.0" has 'GPL-2.0' "$(q --qf '%{LICENSE}')"
+
+files=$(q -l)
+src=/usr/src/$name-$version
+for f in dkms.conf dkms.mk Kbuild Makefile VERSION mpt3sas/mpt3sas_base.c mpt3sas/mpi/mpi2.h \
+	mpt3sas/cp_dmapool.c chainpool/chainpool.c compat/mpt3sas_compat.h compat/probe.mk; do
+	check "ships $src/$f" has "^$src/$f\$" "$files"
+done
+check "ships /etc/modprobe.d/$name.conf" has "^/etc/modprobe.d/$name.conf\$" "$files"
+check "ships /etc/depmod.d/$name.conf" has "^/etc/depmod.d/$name.conf\$" "$files"
+check "no build products or generated probes" hasnt '\.(o|ko|mod|cmd)$|/generated' "$files"
+check "nothing outside /usr/src, /etc, /usr/share/licenses" \
+	hasnt '^/(usr/(lib|bin|sbin)|lib|var|boot)' "$files"
+conf=$(q -c)
+check "both /etc files are %config" [ "$(grep -c '^/etc/' <<<"$conf")" = 2 ]
+
+reqs=$(q --requires)
+for r in 'dkms( >= 3.0)?' make gcc; do
+	check "requires $r" has "^$r *\$" "$reqs"
+done
+check "recommends kernel-devel" has '^kernel-devel' "$(q --recommends)"
+
+scripts=$(q --scripts)
+post=$(q --qf '%{POSTIN}')
+posttrans=$(q --qf '%{POSTTRANS}')
+preun=$(q --qf '%{PREUN}')
+check "%post: dkms add" has "dkms add -m $name -v $version" "$post"
+check "%post: dkms install for each kernel with headers" has "dkms install -m $name -v $version -k" "$post"
+check "%posttrans: dracut -f --kver after dkms install" \
+	has 'dracut -f --kver' "$(sed -n '/dkms install/,$p' <<<"$posttrans")"
+check "%preun: dkms remove --all" has "dkms remove -m $name -v $version --all" "$preun"
+# shellcheck disable=SC2016 # the scriptlet's text
+check "%preun: dracut only on erase" has '"\$1" -eq 0' "$preun"
+check "no REMAKE_INITRD, no weak-modules" hasnt 'REMAKE_INITRD|weak-modules' "$scripts"
+for s in post posttrans preun; do
+	check "%$s is valid sh" sh -n <<<"${!s}"
+done
+
+# %post against a stub dkms: one call per kernel with headers, a clear
+# line for a kernel dkms skips (exit 77), no failure of the scriptlet.
+stub=$work/stub
+mkdir -p "$stub"
+cat >"$stub/dkms" <<'EOT'
+#!/bin/sh
+echo "dkms $*" >>"$STUB_LOG"
+case $1 in
+install) case $* in *" -k 6.1."*) exit 0 ;; *) exit 77 ;; esac ;;
+esac
+exit 0
+EOT
+chmod +x "$stub/dkms"
+kernels=$(for d in /lib/modules/*; do [ -e "$d/build/Makefile" ] && echo "${d##*/}"; done)
+out=$(STUB_LOG=$work/dkms.log PATH=$stub:$PATH sh -c "$post" 2>&1) && rc=0 || rc=$?
+echo "$out"
+check "%post exits 0" [ "$rc" = 0 ]
+for k in $kernels; do
+	check "%post: dkms install -k $k" grep -qF "dkms install -m $name -v $version -k $k" "$work/dkms.log"
+	case $k in
+	6.1.*) ;;
+	*) check "%post: names the range for skipped $k" hasF "$name supports kernels 4.15 and newer; $k is not supported: skipped" "$out" ;;
+	esac
+done
+
+if command -v rpmlint >/dev/null; then
+	lint=$(rpmlint -r "$top/packaging/rpm/$name-dkms.rpmlintrc" "$rpm" 2>&1) || true
+	echo "$lint" | tail -n 3
+	check "rpmlint: 0 errors, 0 warnings" has ' 0 errors, 0 warnings' "$lint"
+else
+	echo "rpmlint not installed (Debian 12: apt-get install rpmlint): skipped"
+fi
+
+if [ "$failures" -eq 0 ]; then
+	echo "RESULT: rpm: PASS"
+else
+	echo "RESULT: rpm: FAIL, $failures check(s) failed"
+	exit 1
+fi
