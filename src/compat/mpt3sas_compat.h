@@ -283,7 +283,8 @@ static inline void mpt3sas_compat_set_nr_maps(struct Scsi_Host *shost,
 /*
  * The template macros expand to a designated initializer including its
  * trailing comma (or to nothing), so the patched templates list them
- * without one.
+ * without one.  The variants that expand to nothing ignore their argument
+ * on purpose (checkpatch: "Argument ... is not used").
  */
 
 /* Host templates are const where the midlayer takes them as const (v6.4). */
