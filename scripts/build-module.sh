@@ -5,7 +5,10 @@
 # does: in a copy of the tree, through the tree's own Makefile, so the
 # compat probes run against that kernel.
 #
-#   build-module.sh TREE_DIR OBJ_ROOT   (KVER, KDIR, CC from the environment)
+#   build-module.sh TREE_DIR OBJ_ROOT
+#
+# Environment: KVER or KDIR (see kernel.sh), CC, CP_WERROR, and KMAKEFLAGS
+# for further make arguments a kernel needs (e.g. "CC=gcc-12").
 #
 # Prints the path of the built module on the last line.
 
@@ -21,5 +24,7 @@ rm -rf "$obj"
 mkdir -p "$objroot"
 cp -r "$tree" "$obj"
 echo "build: mpt3sas for $kver ($kdir) in $obj"
-make -C "$obj" KVER="$kver" KDIR="$kdir" ${CC:+CC="$CC"} ${CP_WERROR:+CP_WERROR="$CP_WERROR"} >&2
+# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
+make -C "$obj" KVER="$kver" KDIR="$kdir" ${CC:+CC="$CC"} \
+	${CP_WERROR:+CP_WERROR="$CP_WERROR"} ${KMAKEFLAGS:-} >&2
 echo "$obj/mpt3sas.ko"
