@@ -215,6 +215,18 @@ void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma)
 	return chainpool_dma_to_virt(pool->cpool, dma);
 }
 
+/**
+ * cp_dmapool_allocator - name of the allocator behind a pool
+ * @pool: the pool
+ *
+ * Return: "chainpool" or "dma_pool", as pool_allocator spells them.
+ */
+const char *cp_dmapool_allocator(const struct cp_dmapool *pool)
+{
+	return cp_allocator_names[pool->kpool ? CP_ALLOC_DMA_POOL :
+						CP_ALLOC_CHAINPOOL];
+}
+
 /* "<allocator>, N blocks of S B[, K slabs (order o x n, ...), M KiB]" */
 static void cp_dmapool_describe(struct cp_dmapool *pool,
 				unsigned int nr_blocks, char *buf, size_t len)
@@ -225,8 +237,7 @@ static void cp_dmapool_describe(struct cp_dmapool *pool,
 	bool first = true;
 
 	n = scnprintf(buf, len, "%s, %u blocks of %zu B",
-		      pool->kpool ? "dma_pool" : "chainpool", nr_blocks,
-		      pool->size);
+		      cp_dmapool_allocator(pool), nr_blocks, pool->size);
 	if (pool->kpool)
 		return;
 	chainpool_get_stats(pool->cpool, &st);
@@ -268,15 +279,15 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 {
 	struct device *dev;
 	char name[sizeof(pool->name)];
-	char allocator[16];
+	const char *allocator;
 	u64 us;
 
 	if (!pool)
 		return;
 	dev = pool->dev;
 	strscpy(name, pool->name, sizeof(name));
-	strscpy(allocator, pool->kpool ? "dma_pool" : "chainpool",
-		sizeof(allocator));
+	/* static strings: still valid once the pool is gone */
+	allocator = cp_dmapool_allocator(pool);
 	cp_dmapool_destroy(pool);
 	us = div_u64(ktime_get_ns() - start_ns, NSEC_PER_USEC);
 	dev_info(dev, "%s: %s: freed and destroyed in %llu us\n", name,

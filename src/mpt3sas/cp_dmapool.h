@@ -29,6 +29,7 @@ void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma);
 int cp_dmapool_fill(struct cp_dmapool *pool, unsigned int nr_blocks,
 		    gfp_t gfp);
 void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma);
+const char *cp_dmapool_allocator(const struct cp_dmapool *pool);
 void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 			    u64 start_ns);
 void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns);
