@@ -23,6 +23,7 @@
 #include <linux/vmalloc.h>
 
 #include "chainpool.h"
+#include "cp_dmapool.h"
 
 /* The mpt3sas chain pool of a SAS 9300-8i with max_sgl_entries=256. */
 #define CPT_CHAIN_BLOCKS	373959U
@@ -36,6 +37,18 @@ MODULE_PARM_DESC(pci_id, "vendor:device of the PCI device to allocate for (defau
 static unsigned int dma_bits;
 module_param(dma_bits, uint, 0444);
 MODULE_PARM_DESC(dma_bits, "if set, DMA mask to give the device before testing (default: leave it)");
+
+static unsigned int expect_fail_slab;
+module_param(expect_fail_slab, uint, 0444);
+MODULE_PARM_DESC(expect_fail_slab,
+		 "run only the fault knob test: chainpool_debug=1 chainpool_fail_slab=N must fail slab N (default 0: run the suite)");
+
+/* The driver's way in: dma_pool calls renamed to cp_dmapool. */
+#define CPT_DRIVER_BLOCKS	20000U
+#define CPT_RESIDENT_BLOCKS	1000U
+
+static struct cp_dmapool *cpt_resident;
+static struct cpt_block *cpt_resident_blocks;
 
 static struct pci_dev *cpt_pci;
 static struct platform_device *cpt_pdev;
@@ -415,6 +428,105 @@ static void cpt_test_debug_frees(void)
 	chainpool_destroy(pool);
 }
 
+/* Allocate n blocks through the driver's calls and check the lookups. */
+static struct cp_dmapool *cpt_driver_pool(const char *name,
+					  struct cpt_block *blocks,
+					  unsigned int n)
+{
+	struct cp_dmapool *pool;
+	u64 start = ktime_get_ns();
+	unsigned int i;
+	bool chainpool;
+
+	pool = cp_dmapool_create(name, cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		return NULL;
+	chainpool = !strcmp(cp_dmapool_allocator(pool), "chainpool");
+	CPT_CHECK(cp_dmapool_fill(pool, n, GFP_KERNEL) == 0);
+	for (i = 0; i < n; i++) {
+		blocks[i].cpu = cp_dmapool_alloc(pool, GFP_KERNEL,
+						 &blocks[i].dma);
+		if (!CPT_CHECK(blocks[i].cpu))
+			break;
+		/* Only chainpool can map an address back. */
+		CPT_CHECK(cp_dmapool_dma_to_virt(pool, blocks[i].dma) ==
+			  (chainpool ? blocks[i].cpu : NULL));
+	}
+	cp_dmapool_log_created(pool, i, start);
+	return pool;
+}
+
+static void cpt_driver_pool_release(struct cp_dmapool *pool,
+				    struct cpt_block *blocks, unsigned int n)
+{
+	u64 start = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < n && blocks[i].cpu; i++)
+		cp_dmapool_free(pool, blocks[i].cpu, blocks[i].dma);
+	cp_dmapool_destroy_logged(pool, start);
+}
+
+/*
+ * The calls mpt3sas makes, through the allocator pool_allocator picks:
+ * create, fill, allocate, look up, log, free and destroy with a log line.
+ */
+static void cpt_test_driver_pool(void)
+{
+	struct cpt_block *blocks;
+	struct cp_dmapool *pool;
+
+	blocks = vzalloc(CPT_DRIVER_BLOCKS * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = cpt_driver_pool("driver pool", blocks, CPT_DRIVER_BLOCKS);
+	if (pool)
+		cpt_driver_pool_release(pool, blocks, CPT_DRIVER_BLOCKS);
+	vfree(blocks);
+}
+
+/*
+ * A pool that stays until the module is removed, so the harness can read
+ * its debugfs file and see the destroy line at rmmod.
+ */
+static void cpt_test_resident_pool(void)
+{
+	cpt_resident_blocks = vzalloc(CPT_RESIDENT_BLOCKS *
+				      sizeof(*cpt_resident_blocks));
+	if (!CPT_CHECK(cpt_resident_blocks))
+		return;
+	cpt_resident = cpt_driver_pool("resident pool", cpt_resident_blocks,
+				       CPT_RESIDENT_BLOCKS);
+}
+
+/*
+ * chainpool_debug=1 chainpool_fail_slab=N: the Nth slab of each new pool
+ * fails, the fill fails cleanly and keeps the slabs before it.
+ */
+static void cpt_test_fault_knob(void)
+{
+	/* 128 KiB slabs of 128-byte blocks: 1024 blocks each */
+	unsigned int blocks = (expect_fail_slab + 1) * 1024;
+	struct chainpool_stats st;
+	struct chainpool *pool;
+
+	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		return;
+	CPT_CHECK(chainpool_fill(pool, blocks, GFP_KERNEL) == -ENOMEM);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.injected == 1);
+	CPT_CHECK(st.nr_slabs == expect_fail_slab - 1);
+	chainpool_destroy(pool);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cpt_knob_tests[] = {
+	{ "fault_knob", cpt_test_fault_knob },
+};
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -427,6 +539,8 @@ static const struct {
 	{ "zalloc", cpt_test_zalloc },
 	{ "atomic_alloc", cpt_test_atomic },
 	{ "debug_frees", cpt_test_debug_frees },
+	{ "driver_pool", cpt_test_driver_pool },
+	{ "resident_pool", cpt_test_resident_pool },
 };
 
 static int cpt_get_device(void)
@@ -475,9 +589,15 @@ static int __init chainpool_test_init(void)
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
 	}
-	pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
-	for (i = 0; i < ARRAY_SIZE(cpt_tests); i++)
-		cpt_run(cpt_tests[i].name, cpt_tests[i].fn);
+	if (expect_fail_slab) {
+		pr_info("1..%zu\n", ARRAY_SIZE(cpt_knob_tests));
+		for (i = 0; i < ARRAY_SIZE(cpt_knob_tests); i++)
+			cpt_run(cpt_knob_tests[i].name, cpt_knob_tests[i].fn);
+	} else {
+		pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
+		for (i = 0; i < ARRAY_SIZE(cpt_tests); i++)
+			cpt_run(cpt_tests[i].name, cpt_tests[i].fn);
+	}
 	pr_info("# chainpool_test: %u passed, %u failed\n",
 		cpt_number - cpt_failures, cpt_failures);
 	return 0;
@@ -485,6 +605,10 @@ static int __init chainpool_test_init(void)
 
 static void __exit chainpool_test_exit(void)
 {
+	if (cpt_resident)
+		cpt_driver_pool_release(cpt_resident, cpt_resident_blocks,
+					CPT_RESIDENT_BLOCKS);
+	vfree(cpt_resident_blocks);
 	cpt_put_device();
 }
 
