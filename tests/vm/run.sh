@@ -56,7 +56,7 @@ else
 	MODE=selftest
 fi
 
-need_cmds qemu-system-x86_64 timeout cpio xz modinfo modprobe busybox make ldd
+need_cmds qemu-system-x86_64 timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
 mkdir -p "$VM_DIR"
 ROWS=""
@@ -114,6 +114,13 @@ for series in $KERNELS; do
 	log "$series: prepared in $((SECONDS - t0))s ($MODE modules)"
 	# shellcheck disable=SC1090
 	. "$(series_env "$series")"
+	VM_KERNEL=$VMLINUZ
+	if grep -qx 'CONFIG_PVH=y' "$MODDIR/lib/modules/$KVER/config" "$MODDIR/boot/config-$KVER" 2>/dev/null &&
+	   vm_vmlinux "$VMLINUZ" "$VM_DIR/$series/vmlinux"; then
+		VM_KERNEL=$VM_DIR/$series/vmlinux
+	else
+		log "$series: booting the bzImage (no PVH vmlinux)"
+	fi
 	# the setups of a kernel boot side by side (TCG uses one host core each)
 	pids=""
 	for setup in $VMTEST_SETUPS; do
