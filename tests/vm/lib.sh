@@ -145,7 +145,7 @@ vm_boot() {
 
 # vm_parse LOG: sets KTAP_OK KTAP_NOTOK KTAP_SKIP VERDICT REASON
 vm_parse() {
-	local log=$1 klog marker splats
+	local log=$1 klog marker splats plan top
 	# kernel lines of the test phase, without \r and the timestamp
 	klog=$(tr -d '\r' < "$log" | sed -n '/VMTEST: BEGIN/,$p' |
 		sed -nE 's/^\[ *[0-9]+\.[0-9]+\] ?//p')
@@ -153,12 +153,17 @@ vm_parse() {
 	KTAP_NOTOK=$(echo "$klog" | grep -cE '^ *not ok [0-9]+' || true)
 	KTAP_SKIP=$(echo "$klog" | grep -cE '^ *ok [0-9]+.*# *SKIP' || true)
 	splats=$(echo "$klog" | grep -cE "$VMTEST_GUEST_SPLAT_RE" || true)
+	# top-level KTAP plans ("1..N") against top-level results
+	plan=$(echo "$klog" | sed -nE 's/^1\.\.([0-9]+)( .*)?$/\1/p' | awk '{n += $1} END {print n + 0}')
+	top=$(echo "$klog" | grep -cE '^(not )?ok [0-9]+' || true)
 	marker=$(tr -d '\r' < "$log" | sed -n 's/^VMTEST-RESULT: //p' | tail -n1)
 	REASON=""
 	add() { REASON="$REASON${REASON:+; }$*"; }
 	grep -q 'VMTEST: BEGIN' "$log" || add "guest never reached /init"
 	[ "$KTAP_NOTOK" = 0 ] || add "$KTAP_NOTOK KTAP not ok"
 	[ "$KTAP_OK" -gt 0 ] || [ "$KTAP_NOTOK" -gt 0 ] || add "no KTAP results"
+	[ "$plan" = 0 ] || [ "$plan" = "$top" ] || add "KTAP plan of $plan tests but $top results"
+	! echo "$klog" | grep -qE '^ *Bail out!' || add "KTAP Bail out!"
 	[ "$splats" = 0 ] || add "$splats splat line(s) in kernel log"
 	case $marker in
 	PASS) ;;
