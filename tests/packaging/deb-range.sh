@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A kernel outside the supported range is skipped with a clear message
+# while the others get the module.  Debian 12 has no kernel older than
+# 4.15, so the test narrows the range instead: with the 6.1 kernel and a
+# 6.12 one from bookworm-security (installed here if missing, and removed
+# again), it builds a package for "4.15 to 6.1" (DKMS_KERNEL_MAX=6.1) and
+# checks that dkms installs for 6.1 and skips 6.12 with our message.
+# Debian 12's dkms (3.0.10) knows no BUILD_EXCLUSIVE_KERNEL_MAX: this
+# checks the regex form; it also runs dkms.mk, the last line of defence
+# for a dkms that knows no BUILD_EXCLUSIVE at all.
+#
+#   tests/packaging/deb-range.sh       (KVER=<6.1 release>, KVER2=<6.12 release>)
+
+set -eu
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+suite="deb-range"
+work=$top/build/pkg/test/$suite
+added=
+
+cleanup() {
+	purge_pkg
+	if [ -n "$added" ]; then
+		log "removing the kernel this test installed: $added"
+		# shellcheck disable=SC2086 # a list
+		apt-get -q purge -y $added >/dev/null || echo "warning: could not purge $added" >&2
+	fi
+}
+trap cleanup EXIT
+
+ensure_tools
+kver=$(pick_kernel)
+IFS=. read -r major minor _ <<<"$kver"
+series=$major.$minor
+kver2=${KVER2:-$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.12.*+deb12-amd64' -printf '%f\n' |
+	sort -V | while read -r d; do [ -e "/lib/modules/$d/build/include" ] && echo "$d"; done | tail -n 1)}
+if [ -z "$kver2" ]; then
+	hdr=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+		awk '{ print $1 }' | sort -V | tail -n 1)
+	[ -n "$hdr" ] || die "Debian's archive offers no linux-headers-6.12.*+deb12-amd64 (bookworm-security)"
+	before=$(dpkg-query -W -f='${Package}\n' | sort)
+	log "installing $hdr"
+	apt-get -q install -y --no-install-recommends "$hdr" >/dev/null || die "cannot install $hdr"
+	added=$(comm -13 <(echo "$before") <(dpkg-query -W -f='${Package}\n' | sort) | tr '\n' ' ')
+	kver2=${hdr#linux-headers-}
+fi
+[ -e "/lib/modules/$kver2/build/include" ] || die "no headers for $kver2"
+log "kernels: $kver (in range) and $kver2 (outside 4.15 to $series)"
+[ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
+
+log "building the package for kernels 4.15 to $series"
+deb=$(DKMS_KERNEL_MAX=$series build_debs "$work")
+msg="$name supports kernels 4.15 to $series; $kver2 is not supported"
+
+log "installing"
+apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
+check "package is installed (a skipped kernel is no failure)" [ "$(pkg_state)" = "install ok installed" ]
+dkms status -m "$name"
+check "installed for $kver" dkms_installed "$kver"
+check "not installed for $kver2" not dkms_installed "$kver2"
+check "no mpt3sas of ours in $kver2's modules" \
+	[ -z "$(find "/lib/modules/$kver2" -path '*/updates/*' -name 'mpt3sas.ko*')" ]
+check "the install names the range: '$msg: skipped.'" grep -qF "$msg: skipped." "$work/install.log"
+check "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/modules/$kver/updates/*"
+
+# A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
+src=/usr/src/$name-$(dpkg-query -W -f='${Version}' "$pkg")
+out=$(make -s -C "$src" -f dkms.mk range-check KVER="$kver2" KERNEL_MIN=4.15 KERNEL_MAX="$series" 2>&1) && rc=0 || rc=$?
+echo "dkms.mk for $kver2: exit $rc: $out"
+refused=no
+if [ "$rc" != 0 ] && grep -qF "$msg" <<<"$out"; then refused=yes; fi
+check "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
+check "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN=4.15 KERNEL_MAX="$series"
+
+log "purging"
+apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+left=$(leftovers)
+[ -z "$left" ] || echo "left: $left"
+check "nothing left after purge" [ -z "$left" ]
+
+finish "$suite"

@@ -1,0 +1,135 @@
+# shellcheck shell=bash disable=SC2034 # variables for the tests
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Shared by the packaging tests (sourced).  They install and purge the
+# package on this machine (root, Debian 12) and leave it as they found it:
+# cleanup runs from an EXIT trap, even on failure.
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+name=mpt3sas-chainpool
+pkg=mpt3sas-chainpool-dkms
+base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
+export DEBIAN_FRONTEND=noninteractive
+failures=0
+t0=$(date +%s)
+
+log() { echo "--- $* ($(($(date +%s) - t0))s)"; }
+die() {
+	echo "ERROR: $*" >&2
+	exit 2
+}
+ok() { echo "ok:   $*"; }
+bad() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+# check DESCRIPTION COMMAND...: run COMMAND, record the outcome.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else bad "$desc"; fi
+}
+# glob STRING PATTERN: STRING matches the shell PATTERN.
+# shellcheck disable=SC2053 # a pattern on purpose
+glob() { [[ $1 == $2 ]]; }
+# not COMMAND...: COMMAND fails (but ran: a missing file is no success).
+not() {
+	local rc=0
+	"$@" || rc=$?
+	[ "$rc" = 1 ]
+}
+# The plain result line, and the exit status.
+finish() {
+	local suite=$1
+	if [ "$failures" -eq 0 ]; then
+		echo "RESULT: $suite: PASS ($(($(date +%s) - t0))s)"
+	else
+		echo "RESULT: $suite: FAIL, $failures check(s) failed ($(($(date +%s) - t0))s)"
+		exit 1
+	fi
+}
+
+[ "$(id -u)" = 0 ] || die "run as root: these tests install and purge packages"
+
+# Install what is missing from Debian's archive; print what was installed.
+ensure_packages() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "installing from Debian's archive: ${missing[*]}" >&2
+	apt-get -q install -y --no-install-recommends "${missing[@]}" >&2 ||
+		die "cannot install ${missing[*]}"
+	echo "${missing[*]}"
+}
+
+# The Debian 12 6.1 kernel to test with: KVER, else the newest one whose
+# headers are installed.  Its image and initramfs-tools come in if missing.
+pick_kernel() {
+	local k=${KVER:-}
+	if [ -z "$k" ]; then
+		k=$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.1.0-*-amd64' -printf '%f\n' |
+			sort -V | while read -r d; do
+				[ -e "/lib/modules/$d/build/include" ] && echo "$d"
+			done | tail -n 1)
+	fi
+	[ -n "$k" ] || die "no Debian 12 6.1 kernel headers: apt-get install linux-headers-amd64"
+	ensure_packages initramfs-tools "linux-image-$k" >/dev/null
+	[ -e "/boot/initrd.img-$k" ] || update-initramfs -c -k "$k" >&2
+	echo "$k"
+}
+
+# Tools the packaging tests need (CI lists them too).
+ensure_tools() {
+	ensure_packages dkms dh-dkms debhelper dpkg-dev initramfs-tools kmod >/dev/null
+}
+
+# build_debs DIR: the tarball and .deb of the current tree into DIR, with
+# CP_RELEASE / DKMS_KERNEL_MIN / DKMS_KERNEL_MAX from the environment.
+build_debs() {
+	[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
+	rm -rf "$1"
+	mkdir -p "$1"
+	"$top/packaging/dist.sh" "$top/build/tree" "$1" >&2
+	"$top/packaging/deb/build.sh" "$1" >&2
+	ls "$1"/"$pkg"_*_all.deb
+}
+
+pkg_state() { dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true; }
+
+purge_pkg() {
+	if [ -n "$(pkg_state)" ] && [ "$(pkg_state)" != "unknown ok not-installed" ]; then
+		log "purging $pkg"
+		apt-get -q purge -y "$pkg" || dpkg --purge --force-all "$pkg" || true
+	fi
+}
+
+# Versions of ours dkms knows, one a line ("48.100.00.00.cp1").
+dkms_versions() { dkms status -m "$name" 2>/dev/null | sed -n "s|^$name/\([^,]*\),.*|\1|p" | sort -u; }
+dkms_installed() { dkms status -m "$name" -k "$1" 2>/dev/null | grep -q ': installed'; }
+
+# What depmod resolves mpt3sas to for kernel $1.
+resolved_path() { modinfo -k "$1" -n mpt3sas; }
+resolved_version() { modinfo -k "$1" -F version mpt3sas; }
+show_depends_last() { modprobe -S "$1" --show-depends mpt3sas | tail -n 1; }
+
+# initrd_module KVER OUTDIR: unpack KVER's initramfs into OUTDIR and print
+# "<path in image> <version>" of each mpt3sas.ko in it.
+initrd_module() {
+	local k=$1 d=$2 f
+	rm -rf "$d"
+	mkdir -p "$d"
+	unmkinitramfs "/boot/initrd.img-$k" "$d" >/dev/null 2>&1 || return 1
+	find "$d" -name 'mpt3sas.ko*' | sort | while read -r f; do
+		echo "${f#"$d"/} $(modinfo -F version "$f")"
+	done
+}
+
+# The module files of ours left anywhere.
+leftovers() {
+	ls -d /usr/src/"$name"-* /var/lib/dkms/"$name" /etc/modprobe.d/"$name".conf \
+		/etc/depmod.d/"$name".conf 2>/dev/null || true
+	find /lib/modules/*/updates -name 'mpt3sas.ko*' 2>/dev/null || true
+}
