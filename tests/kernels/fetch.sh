@@ -169,6 +169,10 @@ else
 	# source with the host compiler instead.
 	ROUTE=source
 	log "$SERIES: preparing linux-source with $HOST_CC instead of the headers package"
+	need_cmds flex bison bc perl
+	for h in libelf.h gelf.h openssl/opensslv.h; do
+		[ -e "/usr/include/$h" ] || die "/usr/include/$h missing (install libelf-dev libssl-dev)"
+	done
 	KV_MM=$(echo "$KVER" | sed -En 's/^([0-9]+\.[0-9]+)\..*/\1/p')
 	SRC_PKG=linux-source-$KV_MM
 	SRC_VER=$(kapt_version "$SRC_PKG")
@@ -205,6 +209,11 @@ else
 fi
 
 mv "$SDIR/versions.new" "$SDIR/versions"
+# drop downloads of versions no longer used
+for deb in "$SDIR"/debs/*.deb; do
+	pv=$(basename "$deb" | awk -F_ '{print $1 "=" $2}')
+	grep -qxF "$pv" "$SDIR/versions" || rm -f "$deb"
+done
 cat > "$SDIR/env.new" <<EOF
 SERIES='$SERIES'
 KVER='$KVER'

@@ -19,6 +19,7 @@
 #   VMTEST_TIMEOUT     seconds per guest (default 240), VMTEST_MEM (default 1G)
 #   VMTEST_APPEND      extra kernel command line
 #   VMTEST_PARALLEL    1 (default): boot a kernel's setups side by side; 0: one by one
+#   VMTEST_PREFETCH    1 (default): fetch all kernels in the background first
 #
 # Logs: build/vm/<series>-<setup>.log (serial console).  Ends with the line
 # "N passed, N failed"; exits non-zero if anything failed.
@@ -44,6 +45,7 @@ VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
 VMTEST_MEM=${VMTEST_MEM:-1G}
 VMTEST_APPEND=${VMTEST_APPEND:-}
 VMTEST_PARALLEL=${VMTEST_PARALLEL:-1}
+VMTEST_PREFETCH=${VMTEST_PREFETCH:-1}
 VM_DIR=$BUILD_ROOT/vm
 
 # The project's modules must know every parameter in the steps; the kernel's
@@ -101,6 +103,18 @@ prepare_series() {
 
 for series in $KERNELS; do
 	series_suites "$series" >/dev/null
+done
+
+# Fetch all kernels in the background (mostly download and unpacking); each
+# series' preparation below waits for its own fetch (fetch.sh locks).
+if [ "$VMTEST_PREFETCH" = 1 ]; then
+	for series in $KERNELS; do
+		mkdir -p "$VM_DIR/$series"
+		"$KLIB_DIR/fetch.sh" "$series" >/dev/null 2>"$VM_DIR/$series/fetch.log" &
+	done
+fi
+
+for series in $KERNELS; do
 	mkdir -p "$VM_DIR/$series"
 	t0=$SECONDS
 	set +e
@@ -156,5 +170,6 @@ done
 echo
 printf '%-6s %-6s %5s %6s %5s %6s  %-4s %s\n' kernel setup ok notok skip time result reason
 printf '%s' "$ROWS"
+wait	# background fetches of series that failed early
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" = 0 ]
