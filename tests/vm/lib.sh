@@ -164,7 +164,8 @@ vm_parse() {
 	[ "$KTAP_OK" -gt 0 ] || [ "$KTAP_NOTOK" -gt 0 ] || add "no KTAP results"
 	[ "$plan" = 0 ] || [ "$plan" = "$top" ] || add "KTAP plan of $plan tests but $top results"
 	! echo "$klog" | grep -qE '^ *Bail out!' || add "KTAP Bail out!"
-	[ "$splats" = 0 ] || add "$splats splat line(s) in kernel log"
+	[ "$splats" = 0 ] || add "$splats splat line(s) in kernel log, first: $(echo "$klog" |
+		grep -m1 -E "$VMTEST_GUEST_SPLAT_RE" | cut -c1-100)"
 	case $marker in
 	PASS) ;;
 	FAIL*) add "guest: ${marker#FAIL }" ;;
