@@ -95,16 +95,16 @@ vm_initramfs() {
 	bb=$(command -v busybox) || die "busybox missing (Debian package busybox-static)"
 	! ldd "$bb" >/dev/null 2>&1 || die "$bb is not static (install Debian's busybox-static)"
 	rm -rf "$st"
-	mkdir -p "$st/bin" "$st/etc/vmtest" "$st/lib/vmtest" "$st/proc" "$st/sys" "$st/dev"
+	mkdir -p "$st/bin" "$st/etc/vmtest" "$st/lib/vmtest" "$st/proc" "$st/sys" "$st/dev" "$st/tmp"
 	cp "$bb" "$st/bin/busybox"
 	for f in sh mount insmod rmmod lsmod dmesg grep cat echo sleep poweroff \
-		 readlink basename tr wc head uname ls; do
+		 readlink basename tr wc head uname ls stat; do
 		ln -s busybox "$st/bin/$f"
 	done
 	install -m 0755 "$VM_SRC/init" "$st/init"
 	printf "VMTEST_SPLAT_RE='%s'\n" "$VMTEST_GUEST_SPLAT_RE" > "$st/etc/vmtest/conf"
 	echo "$steps" > "$st/etc/vmtest/steps"
-	for mod in $(echo "$steps" | awk '$1 !~ /^(#|$)/ {print $1}' | sort -u); do
+	for mod in $(echo "$steps" | awk '$1 !~ /^(#|\+|$)/ {print $1}' | sort -u); do
 		[ -f "$mods/$mod.ko" ] || die "$series: $mods/$mod.ko missing"
 		: > "$st/etc/vmtest/$mod.deps"
 		for f in $(vm_deps "$mods/$mod.ko" | awk '!seen[$0]++'); do

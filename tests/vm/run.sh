@@ -31,14 +31,6 @@ LOG_TAG=vmtest
 # shellcheck source=tests/vm/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# Guest steps, one per line: "<module> [parameters]".  Each module is loaded
-# (after its dependencies) and removed again, in this order.
-DEFAULT_STEPS="chainpool_test
-mpt3sas max_sgl_entries=256
-mpt3sas max_sgl_entries=256 chain_allocator=chainpool
-mpt3sas max_sgl_entries=256 chain_allocator=dma_pool"
-VMTEST_STEPS=${VMTEST_STEPS:-$DEFAULT_STEPS}
-
 KERNELS=${KERNELS:-$ALL_SERIES}
 VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu}
 VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
@@ -57,6 +49,18 @@ if [ -n "${BUILD_MODULES_CMD:-}${MODULES_DIR:-}" ]; then
 else
 	MODE=selftest
 fi
+
+# Guest steps, one per line: "<module> [parameters]", each loaded (after its
+# dependencies) and removed again, in order; "+loaded CMD" and "+unloaded
+# CMD" lines under a step are checks (see init).  The project's plan is
+# tests/vm/project.steps; the self-test stand-ins get a plain one.
+if [ "$MODE" = project ]; then
+	DEFAULT_STEPS=$(grep -v '^#' "$VM_SRC/project.steps")
+else
+	DEFAULT_STEPS="chainpool_test
+mpt3sas max_sgl_entries=256"
+fi
+VMTEST_STEPS=${VMTEST_STEPS:-$DEFAULT_STEPS}
 
 need_cmds qemu-system-x86_64 timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
