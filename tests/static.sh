@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Static checks of our own kernel C, with the kernel's own checkers from the
+# pinned linux-source (build/upstream/scripts, never copied into the repo):
+#
+#   checkpatch --strict   on our C files, and on our patches' new lines
+#   sparse (C=2)          on a 6.1 build; no warning may point at our files
+#   coccinelle            every scripts/coccinelle rule in report mode
+#
+# Exceptions are listed below, each with the reason; anything else fails.
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+scripts=build/upstream/scripts
+[ -f $scripts/checkpatch.pl ] || { echo "no $scripts: run make upstream" >&2; exit 1; }
+status=0
+
+own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
+	'src/compat/*.[ch]' 'tests/kernel/*.c' 'tests/vm/selftest/*.c')
+
+# file glob (or "patches") checkpatch-type: why
+exceptions="
+src/chainpool/chainpool_types.h PREFER_KERNEL_TYPES: defines u8/u32/u64 from <stdint.h> for the user-space build
+src/compat/mpt3sas_compat.h CAMELCASE: Scsi_Host is the kernel's own type name
+src/compat/probes/*.c CAMELCASE: Scsi_Host is the kernel's own type name
+src/compat/mpt3sas_compat.h MACRO_ARG_UNUSED: the macros drop a host template member on kernels that lack it
+src/compat/mpt3sas_compat.h MACRO_ARG_REUSE: the memtostr() fallback mirrors upstream's macro of the same name
+patches CAMELCASE: upstream identifiers (ChipName, Scsi_Host) on lines our patches touch
+patches PARENTHESIS_ALIGNMENT: touched lines keep upstream's continuation style
+"
+
+allowed() {
+	local where=$1 type=$2 glob t _
+
+	while read -r glob t _; do
+		# shellcheck disable=SC2053 # the glob is meant to match
+		[[ -n "$glob" && $where == $glob && "$t" == "$type:" ]] && return 0
+	done <<<"$exceptions"
+	return 1
+}
+
+# checkpatch --terse prints "FILE:LINE: LEVEL:TYPE: message" with --show-types
+checkpatch() {
+	perl $scripts/checkpatch.pl --strict --no-tree --terse --show-types \
+		--no-summary --no-signoff "$@" 2>&1 || true
+}
+
+echo "== checkpatch --strict: $(echo "$own_c" | wc -w) files"
+for f in $own_c; do
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		type=$(sed -n 's/^[^:]*:[0-9]*: [A-Z]*:\([A-Z_0-9]*\):.*/\1/p' <<<"$line")
+		if allowed "$f" "$type"; then
+			continue
+		fi
+		echo "$line"
+		status=1
+	done < <(checkpatch -f "$f")
+done
+for p in $(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series); do
+	# stdin: checkpatch misreads patch files under a path named patches/
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		type=$(sed -n 's/^[^:]*:[0-9]*: [A-Z]*:\([A-Z_0-9]*\):.*/\1/p' <<<"$line")
+		if allowed patches "$type"; then
+			continue
+		fi
+		echo "$p: $line"
+		status=1
+	done < <(checkpatch - <"src/mpt3sas/patches/$p")
+done
+
+echo "== sparse (C=2) against Debian 12's 6.1"
+kdir=$(ls -d /lib/modules/6.1.0-*-amd64/build 2>/dev/null | sort -V | tail -n 1)
+[ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing" >&2; exit 1; }
+command -v sparse >/dev/null || { echo "sparse is missing: apt-get install sparse" >&2; exit 1; }
+obj=build/check/sparse
+rm -rf $obj
+cp -r build/tree $obj
+make -s -C $obj KDIR="$kdir" probe >/dev/null
+make -C "$kdir" M="$top/$obj" C=2 CHECK=sparse modules >build/check/sparse.out 2>&1 ||
+	{ tail -n 20 build/check/sparse.out; exit 1; }
+# Our files: the allocator, the compat headers and the driver-side glue.
+ours=$(grep -E '^[^ ]*(/chainpool/|/compat/|/cp_dmapool\.)[^:]*:[0-9]+:[0-9]+: (warning|error)' \
+	build/check/sparse.out || true)
+if [ -n "$ours" ]; then
+	echo "$ours"
+	status=1
+fi
+echo "sparse: $(grep -cE ': (warning|error):' build/check/sparse.out || true) warnings in all, $(grep -c . <<<"$ours" || true) in our files"
+
+echo "== coccinelle (scripts/coccinelle, report mode)"
+command -v spatch >/dev/null || { echo "coccinelle is missing: apt-get install coccinelle" >&2; exit 1; }
+cdir=build/check/cocci
+rm -rf $cdir
+mkdir -p $cdir
+# shellcheck disable=SC2086 # word list of files
+cp --parents $own_c $cdir/
+srctree=$top/build/upstream KBUILD_EXTMOD=$top/$cdir MODE=report V=0 \
+	bash $scripts/coccicheck >build/check/cocci.out 2>&1 || true
+# Reports name a file and line; everything else is the script's chatter.
+reports=$(grep -E "^$top/$cdir/[^:]+:[0-9]+:" build/check/cocci.out || true)
+if [ -n "$reports" ]; then
+	echo "$reports" | sed "s|$top/$cdir/||"
+	status=1
+fi
+rules=$(find $scripts/coccinelle -name '*.cocci' | wc -l)
+echo "coccinelle: $rules rules, $(grep -c . <<<"$reports" || true) reports"
+
+[ $status -eq 0 ] && echo "static checks clean"
+exit $status
