@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 series=$1
 kdir=$3
 out=$4
-objroot=$top/build/vm-obj/$series
+objroot=$top/build/modules-obj/$series
 
 mkdir -p "$out"
 ko=$(KDIR=$kdir KVER='' CP_WERROR=1 "$top/scripts/build-module.sh" "$top/build/tree" "$objroot" | tail -n 1)

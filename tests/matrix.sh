@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# `make matrix`: build mpt3sas.ko and chainpool_test.ko, with -Werror on our
+# files, against every kernel series Debian's archive offers, each probed
+# for its own API.  Prints a table (kernel, probes yes/no, build result),
+# one line per probe across the kernels, and "N passed, N failed".
+#
+# KERNELS picks series (default: all of tests/kernels/lib.sh); the modules
+# land in build/modules/<series>/, where `make vmtest` can take them.
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+kernels=${KERNELS:-$ALL_SERIES}
+logdir=$top/build/matrix
+mkdir -p "$logdir"
+passed=0
+failed=0
+rows=
+summaries=
+
+for series in $kernels; do
+	log=$logdir/$series.log
+	kver=?
+	probes=-
+	result=FAIL
+	if "$top/tests/kernels/fetch.sh" "$series" >"$log" 2>&1; then
+		# shellcheck disable=SC1090 # written by fetch.sh
+		. "$top/build/kernels/$series/env"
+		kver=$KVER
+		out=$top/build/modules/$series
+		rm -rf "$out"
+		if KMAKEFLAGS=$KMAKEFLAGS "$top/scripts/build-test-modules.sh" \
+			"$series" "$KVER" "$KDIR" "$out" >>"$log" 2>&1; then
+			result=ok
+		fi
+		summary=$top/build/modules-obj/$series/$KVER/compat/generated/compat_summary.txt
+		if [ -f "$summary" ]; then
+			probes=$(tail -n 1 "$summary" | sed -n 's/.*: \([0-9]*\) probes, \([0-9]*\) yes, \([0-9]*\) no$/\2 yes, \3 no/p')
+			summaries="$summaries $summary"
+		fi
+	fi
+	if [ "$result" = ok ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		tail -n 15 "$log" | sed "s/^/  $series | /"
+	fi
+	rows="$rows$(printf '%-6s %-24s %-16s %s' "$series" "$kver" "$probes" "$result")
+"
+done
+
+printf '%-6s %-24s %-16s %s\n' series kernel probes build
+printf '%s' "$rows"
+if [ -n "$summaries" ]; then
+	echo
+	# One row per probe, one column per kernel built.
+	# shellcheck disable=SC2086 # list of files
+	awk '/^  HAVE_/ { v[$1] = v[$1] sprintf(" %-5s", $2); n[$1] = 1 }
+	     END { for (k in n) printf "  %-40s%s\n", k, v[k] }' $summaries | sort
+	echo "  (columns: $(for s in $summaries; do basename "$(dirname "$(dirname "$(dirname "$s")")")"; done | tr '\n' ' '))"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
