@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The VM harness must go red when a test module reports KTAP "not ok", when
+# the kernel log shows a warning, and when a module fails to load: boot 6.1
+# with the harness's self-test module broken each way, and with our mpt3sas
+# (from make matrix, in build/modules/) given a bad pool_allocator, and
+# expect a failure naming the cause.
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+status=0
+
+for fault in notok warn; do
+	out=$(KERNELS=6.1 VMTEST_SETUPS=plain VMTEST_SELFTEST_FAULT=$fault \
+		"$top/tests/vm/run.sh" 2>&1)
+	rc=$?
+	case $fault in
+	notok) want="KTAP 'not ok'" ;;
+	warn) want="splat" ;;
+	esac
+	if [ $rc -ne 0 ] && grep -q "$want" <<<"$out" && grep -q '^0 passed, 1 failed$' <<<"$out"; then
+		echo "ok: fault '$fault' fails the run ($want)"
+	else
+		echo "FAIL: fault '$fault' did not fail the run as expected (exit $rc)"
+		tail -n 20 <<<"$out"
+		status=1
+	fi
+done
+mods=$top/build/modules
+if [ -f "$mods/6.1/mpt3sas.ko" ]; then
+	out=$(KERNELS=6.1 VMTEST_SETUPS=plain MODULES_DIR=$mods \
+		VMTEST_STEPS="mpt3sas pool_allocator=bogus" "$top/tests/vm/run.sh" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'insmod mpt3sas pool_allocator=bogus failed' <<<"$out" &&
+		grep -q "pool_allocator=bogus is not one of: chainpool, dma_pool" "$top/build/vm/6.1-plain.log"; then
+		echo "ok: a module that fails to load fails the run (pool_allocator=bogus, refused with one log line)"
+	else
+		echo "FAIL: a module that failed to load did not fail the run (exit $rc)"
+		tail -n 20 <<<"$out"
+		status=1
+	fi
+else
+	echo "FAIL: no $mods/6.1/mpt3sas.ko: run make matrix first"
+	status=1
+fi
+exit $status
