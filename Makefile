@@ -4,9 +4,14 @@
 # chain-buffer allocator, built out of tree for kernels 4.15 to 7.x.
 #
 #   make                 fetch and verify upstream, assemble, build mpt3sas.ko
+#                        and the packages
 #   make modules         build for KVER=<release> or KDIR=<build dir>
+#   make dist, packages  DKMS source tarball; .deb and .rpm (build/pkg/)
 #   make check           every test; ends with "N passed, N failed"
 #   make unit            user-space unit tests of the allocator
+#   make matrix          build against each Debian kernel series
+#   make vmtest          boot each series in QEMU and test the modules there
+#   make static          checkpatch, sparse and coccinelle on our own C
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
 #
 # Everything generated lives in build/.
@@ -22,7 +27,7 @@ ifneq ($(origin CC),default)
 export CC
 endif
 
-all: modules
+all: modules packages
 
 # The verified pristine driver; refetched when the pin moves.
 $(UPSTREAM_DIR)/.verified: src/mpt3sas/upstream.lock scripts/upstream.sh
@@ -41,6 +46,16 @@ modules: tree
 unit:
 	$(MAKE) -C tests/unit check
 
+matrix: tree
+	tests/matrix.sh
+
+# Builds the modules for each kernel itself; KERNELS= picks series.
+vmtest: tree
+	BUILD_MODULES_CMD=$(CURDIR)/scripts/build-test-modules.sh tests/vm/run.sh
+
+static: tree
+	tests/static.sh
+
 check: tree
 	tests/run.sh
 
@@ -55,4 +70,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all upstream tree modules unit check repin clean distclean
+include packaging/packaging.mk
+
+.PHONY: all upstream tree modules unit matrix vmtest static check repin \
+	clean distclean

@@ -13,10 +13,18 @@ cd "$top"
 logdir=build/check
 mkdir -p "$logdir"
 
-all_checks="no-upstream-tracked upstream-lock build-6.1 unit"
+# Cheap and basic first; the package tests change the machine, so they run
+# last, and pkg-deb-range (which adds a 6.12 kernel for a while) after them.
+all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
+	static matrix vmtest vmtest-detects-faults
+	pkg-dist pkg-rpm pkg-deb-install pkg-deb-upgrade pkg-deb-range"
 checks=${CHECKS:-$all_checks}
 passed=0
 failed=0
+
+kdir_6_1() {
+	ls -d /lib/modules/6.1.0-*-amd64/build 2>/dev/null | sort -V | tail -n 1
+}
 failed_names=
 
 run() {
@@ -44,6 +52,18 @@ for c in $checks; do
 	upstream-lock) run "$c" tests/upstream-lock.sh ;;
 	build-6.1) run "$c" tests/build-6.1.sh ;;
 	unit) run "$c" make -C tests/unit check ;;
+	compat-probes) run "$c" make -C tests/compat check KDIR="$(kdir_6_1)" ;;
+	static) run "$c" tests/static.sh ;;
+	matrix) run "$c" tests/matrix.sh ;;
+	# the modules matrix built, for every series, plain and with an IOMMU
+	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
+	# the harness goes red on a KTAP "not ok" and on a kernel warning
+	vmtest-detects-faults) run "$c" tests/vm-detects-faults.sh ;;
+	pkg-dist) run "$c" tests/packaging/dist.sh ;;
+	pkg-rpm) run "$c" tests/packaging/rpm.sh ;;
+	pkg-deb-install) run "$c" tests/packaging/deb-install.sh ;;
+	pkg-deb-upgrade) run "$c" tests/packaging/deb-upgrade.sh ;;
+	pkg-deb-range) run "$c" tests/packaging/deb-range.sh ;;
 	*) echo "unknown check: $c" >&2; failed=$((failed + 1)) ;;
 	esac
 done
