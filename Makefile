@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # mpt3sas-chainpool: the mpt3sas driver of Linux 6.12 with its own DMA
-# chain-buffer allocator, built out of tree for kernels 4.15 to 7.x.
+# chain-buffer allocator, built out of tree for the kernels in
+# packaging/kernel-min and newer.
 #
 #   make                 fetch and verify upstream, assemble, build mpt3sas.ko
 #                        and the packages

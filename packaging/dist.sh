@@ -12,7 +12,7 @@
 # needs no network and no upstream download.
 #
 # Environment: CP_RELEASE (default src/VERSION) for a test release,
-# DKMS_KERNEL_MIN (default 4.15) and DKMS_KERNEL_MAX (default none) for the
+# DKMS_KERNEL_MIN (default packaging/kernel-min) and DKMS_KERNEL_MAX (none) for the
 # supported kernel series, SOURCE_DATE_EPOCH (default: the last commit).
 
 set -eu
@@ -21,7 +21,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$1
 out=$2
 name=mpt3sas-chainpool
-kmin=${DKMS_KERNEL_MIN:-4.15}
+kmin=${DKMS_KERNEL_MIN:-$(grep -v '^#' "$top/packaging/kernel-min")}
 kmax=${DKMS_KERNEL_MAX:-}
 
 die() {

@@ -2,7 +2,7 @@
 #
 # DKMS entry of the mpt3sas-chainpool tree (dkms.conf's MAKE[0]):
 #
-#   make -f dkms.mk KVER=<release> KDIR=<build dir> KERNEL_MIN=4.15 [KERNEL_MAX=]
+#   make -f dkms.mk KVER=<release> KDIR=<build dir> KERNEL_MIN=<series> [KERNEL_MAX=]
 #
 # A dkms that knows no BUILD_EXCLUSIVE directive builds for any kernel: stop
 # here, plainly, for one outside the supported range.  Then run the tree's
@@ -10,7 +10,10 @@
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
-KERNEL_MIN ?= 4.15
+# dkms.conf passes the range make dist wrote into it.
+ifeq ($(KERNEL_MIN),)
+$(error KERNEL_MIN=<oldest supported kernel series> is required)
+endif
 KERNEL_MAX ?=
 
 all: range-check

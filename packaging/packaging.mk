@@ -9,7 +9,8 @@
 #
 # CP_RELEASE=cp9 builds another release than src/VERSION (test upgrades);
 # DKMS_KERNEL_MIN / DKMS_KERNEL_MAX change the supported kernel series
-# (default 4.15 and newer); PKG_DIR changes the output directory.
+# (default: packaging/kernel-min and newer); PKG_DIR changes the output
+# directory.
 
 PKG_DIR ?= build/pkg
 export CP_RELEASE DKMS_KERNEL_MIN DKMS_KERNEL_MAX

@@ -15,7 +15,7 @@ out=$(cd "$1" && pwd)
 name=mpt3sas-chainpool
 version=$("$top/packaging/version.sh")
 tarball=$out/$name-$version.tar.gz
-kmin=${DKMS_KERNEL_MIN:-4.15}
+kmin=${DKMS_KERNEL_MIN:-$(grep -v '^#' "$top/packaging/kernel-min")}
 kmax=${DKMS_KERNEL_MAX:-}
 range=$("$top/packaging/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
 

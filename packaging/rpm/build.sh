@@ -13,7 +13,8 @@ out=$(cd "$1" && pwd)
 name=mpt3sas-chainpool
 version=$("$top/packaging/version.sh")
 tarball=$out/$name-$version.tar.gz
-range=$("$top/packaging/kernel-range.sh" text "${DKMS_KERNEL_MIN:-4.15}" ${DKMS_KERNEL_MAX:+"$DKMS_KERNEL_MAX"})
+kmin=${DKMS_KERNEL_MIN:-$(grep -v '^#' "$top/packaging/kernel-min")}
+range=$("$top/packaging/kernel-range.sh" text "$kmin" ${DKMS_KERNEL_MAX:+"$DKMS_KERNEL_MAX"})
 
 die() {
 	echo "rpm: error: $*" >&2

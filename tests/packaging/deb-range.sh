@@ -3,9 +3,9 @@
 #
 # A kernel outside the supported range is skipped with a clear message
 # while the others get the module.  Debian 12 has no kernel older than
-# 4.15, so the test narrows the range instead: with the 6.1 kernel and a
-# 6.12 one from bookworm-security (installed here if missing, and removed
-# again), it builds a package for "4.15 to 6.1" (DKMS_KERNEL_MAX=6.1) and
+# the supported range, so the test narrows the range instead: with the 6.1
+# kernel and a 6.12 one from bookworm-security (installed here if missing,
+# and removed again), it builds a package for "<min> to 6.1" and
 # checks that dkms installs for 6.1 and skips 6.12 with our message.
 # Debian 12's dkms (3.0.10) knows no BUILD_EXCLUSIVE_KERNEL_MAX: this
 # checks the regex form; it also runs dkms.mk, the last line of defence
@@ -48,12 +48,12 @@ if [ -z "$kver2" ]; then
 	kver2=${hdr#linux-headers-}
 fi
 [ -e "/lib/modules/$kver2/build/include" ] || die "no headers for $kver2"
-log "kernels: $kver (in range) and $kver2 (outside 4.15 to $series)"
+log "kernels: $kver (in range) and $kver2 (outside $kmin to $series)"
 [ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 
-log "building the package for kernels 4.15 to $series"
+log "building the package for kernels $kmin to $series"
 deb=$(DKMS_KERNEL_MAX=$series build_debs "$work")
-msg="$name supports kernels 4.15 to $series; $kver2 is not supported"
+msg="$name supports kernels $kmin to $series; $kver2 is not supported"
 
 log "installing"
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
@@ -68,12 +68,12 @@ check "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/
 
 # A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
 src=/usr/src/$name-$(dpkg-query -W -f='${Version}' "$pkg")
-out=$(make -s -C "$src" -f dkms.mk range-check KVER="$kver2" KERNEL_MIN=4.15 KERNEL_MAX="$series" 2>&1) && rc=0 || rc=$?
+out=$(make -s -C "$src" -f dkms.mk range-check KVER="$kver2" KERNEL_MIN="$kmin" KERNEL_MAX="$series" 2>&1) && rc=0 || rc=$?
 echo "dkms.mk for $kver2: exit $rc: $out"
 refused=no
 if [ "$rc" != 0 ] && grep -qF "$msg" <<<"$out"; then refused=yes; fi
 check "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
-check "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN=4.15 KERNEL_MAX="$series"
+check "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin" KERNEL_MAX="$series"
 
 log "purging"
 apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'

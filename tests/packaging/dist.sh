@@ -65,6 +65,7 @@ done < <(grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' "$t/Kbuild" | sort -u)
 check "every object in Kbuild has its source${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
 conf=$t/dkms.conf
+kmin=$(grep -v '^#' "$top/packaging/kernel-min")
 # Read it the way dkms does: a bash file.
 for v in PACKAGE_NAME PACKAGE_VERSION AUTOINSTALL NO_WEAK_MODULES BUILD_EXCLUSIVE_KERNEL_MIN \
 	BUILD_EXCLUSIVE_KERNEL 'BUILT_MODULE_NAME[0]' 'DEST_MODULE_LOCATION[0]' 'MAKE[0]' CLEAN; do
@@ -80,9 +81,9 @@ done
 	check "DEST_MODULE_LOCATION[0]=/updates" [ "$conf_DEST_MODULE_LOCATION_0_" = /updates ]
 	check "AUTOINSTALL=yes" [ "$conf_AUTOINSTALL" = yes ]
 	check "NO_WEAK_MODULES=yes" [ "$conf_NO_WEAK_MODULES" = yes ]
-	check "BUILD_EXCLUSIVE_KERNEL_MIN=4.15" [ "$conf_BUILD_EXCLUSIVE_KERNEL_MIN" = 4.15 ]
+	check "BUILD_EXCLUSIVE_KERNEL_MIN=$kmin" [ "$conf_BUILD_EXCLUSIVE_KERNEL_MIN" = "$kmin" ]
 	check "MAKE[0] passes the kernel to the tree's make" \
-		[ "$conf_MAKE_0_" = "make -f dkms.mk KVER=K KDIR=D KERNEL_MIN=4.15 KERNEL_MAX=" ]
+		[ "$conf_MAKE_0_" = "make -f dkms.mk KVER=K KDIR=D KERNEL_MIN=$kmin KERNEL_MAX=" ]
 	check "CLEAN set" [ -n "$conf_CLEAN" ]
 }
 check "no REMAKE_INITRD, no signing override" not_grep -E '^(REMAKE_INITRD|SIGN_TOOL|SIGN_FILE|MOK_)' "$conf"
@@ -100,19 +101,30 @@ for pair in "$base.cp2 $base.cp1" "$base.cp10 $base.cp9" "$base.cp1 $base" "49.0
 done
 check "version.sh refuses a release with '-'" not_run env CP_RELEASE=cp-1 "$top/packaging/version.sh"
 
-# Range: the regex dkms 3.0.10 reads, dkms.mk and kernel-range.sh agree.
+# Range: the regex dkms 3.0.10 reads, dkms.mk and kernel-range.sh agree
+# with a plain version comparison against packaging/kernel-min.
+supported() {
+	local series
+
+	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$1")
+	if [ "$(printf '%s\n%s\n' "$kmin" "$series" | sort -V | head -n 1)" = "$kmin" ]; then
+		echo yes
+	else
+		echo no
+	fi
+}
 regex=$(kernel_source_dir=D bash -c ". '$conf'; echo \"\$BUILD_EXCLUSIVE_KERNEL\"")
 for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0-213-generic \
 	4.18.0-553.el8_10.x86_64 5.4.0-200-generic 5.10.0-35-amd64 5.14.0-503.el9.x86_64 \
 	6.1.0-56-amd64 6.12.117+deb12-amd64 7.0.0 10.1.0 4.150.1; do
-	case $k in 2.* | 3.* | 4.4.* | 4.14.*) want=no ;; *) want=yes ;; esac
+	want=$(supported "$k")
 	[[ $k =~ $regex ]] && r=yes || r=no
-	make -s -C "$t" -f dkms.mk range-check KVER="$k" KERNEL_MIN=4.15 >/dev/null 2>&1 && m=yes || m=no
+	make -s -C "$t" -f dkms.mk range-check KVER="$k" KERNEL_MIN="$kmin" >/dev/null 2>&1 && m=yes || m=no
 	check "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
 done
-msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN=4.15 2>&1 || true)
+msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN="$kmin" 2>&1 || true)
 check "dkms.mk names the range: $msg" \
-	grep -qF "$name supports kernels 4.15 and newer; 4.14.336 is not supported" <<<"$msg"
+	grep -qF "$name supports kernels $kmin and newer; 4.14.336 is not supported" <<<"$msg"
 r2=$("$top/packaging/kernel-range.sh" regex 5.4 6.1)
 for k in 5.3.18 5.4.0-1 5.10.0-35-amd64 6.0.1 6.1.0-56-amd64 6.2.0 6.12.117+deb12-amd64; do
 	case $k in 5.3.* | 6.2.* | 6.12.*) want=no ;; *) want=yes ;; esac
