@@ -14,20 +14,9 @@
 # - the BUILD_EXCLUSIVE_KERNEL regex and dkms.mk agree with the range.
 
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-name=mpt3sas-chainpool
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "$0")/lib.sh"
 work=$top/build/pkg/test/dist
-failures=0
-ok() { echo "ok:   $*"; }
-bad() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else bad "$desc"; fi
-}
 
 not_grep() {
 	local rc=0
@@ -65,7 +54,6 @@ done < <(grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' "$t/Kbuild" | sort -u)
 check "every object in Kbuild has its source${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
 conf=$t/dkms.conf
-kmin=$(grep -v '^#' "$top/packaging/kernel-min")
 # Read it the way dkms does: a bash file.
 for v in PACKAGE_NAME PACKAGE_VERSION AUTOINSTALL NO_WEAK_MODULES BUILD_EXCLUSIVE_KERNEL_MIN \
 	BUILD_EXCLUSIVE_KERNEL 'BUILT_MODULE_NAME[0]' 'DEST_MODULE_LOCATION[0]' 'MAKE[0]' CLEAN; do

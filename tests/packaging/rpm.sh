@@ -9,20 +9,9 @@
 # against a stub dkms; rpmlint clean with the package's filters.
 
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-name=mpt3sas-chainpool
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "$0")/lib.sh"
 work=$top/build/pkg/test/rpm
-failures=0
-ok() { echo "ok:   $*"; }
-bad() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else bad "$desc"; fi
-}
 has() { grep -qE "$1" <<<"$2"; }
 hasF() { grep -qF -- "$1" <<<"$2"; }
 hasnt() { ! grep -qE "$1" <<<"$2"; }
