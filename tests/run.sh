@@ -17,7 +17,8 @@ mkdir -p "$logdir"
 # last, and pkg-deb-range (which adds a 6.12 kernel for a while) after them.
 all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
 	static matrix vmtest vmtest-detects-faults
-	pkg-dist pkg-rpm pkg-deb-install pkg-deb-upgrade pkg-deb-range"
+	pkg-dist pkg-rpm pkg-deb-install pkg-initrd-boot pkg-deb-upgrade
+	pkg-deb-range"
 checks=${CHECKS:-$all_checks}
 passed=0
 failed=0
@@ -62,6 +63,8 @@ for c in $checks; do
 	pkg-dist) run "$c" tests/packaging/dist.sh ;;
 	pkg-rpm) run "$c" tests/packaging/rpm.sh ;;
 	pkg-deb-install) run "$c" tests/packaging/deb-install.sh ;;
+	# the initramfs pkg-deb-install had built boots in QEMU with our module
+	pkg-initrd-boot) run "$c" tests/packaging/initrd-boot.sh ;;
 	pkg-deb-upgrade) run "$c" tests/packaging/deb-upgrade.sh ;;
 	pkg-deb-range) run "$c" tests/packaging/deb-range.sh ;;
 	*) echo "unknown check: $c" >&2; failed=$((failed + 1)) ;;
