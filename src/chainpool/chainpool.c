@@ -85,11 +85,14 @@ MODULE_PARM_DESC(chainpool_fail_slab,
  * @create_ns: time chainpool_create_params() took
  * @fill_ns: time spent in chainpool_fill()
  * @debugfs: the pool's debugfs file
+ * @lookup: read-only copy of the slab table taken by the first
+ *	chainpool_fill(), for lock-free chainpool_dma_to_virt(); NULL before
  * @name: pool name
  */
 struct chainpool {
 	spinlock_t lock;	/* may be taken in atomic context */
 	struct chainpool_core core;
+	const struct chainpool_core *lookup;
 	struct chainpool_fault fault;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
@@ -98,6 +101,40 @@ struct chainpool {
 	struct dentry *debugfs;
 	char name[CHAINPOOL_NAME_LEN];
 };
+
+/*
+ * A frozen copy of the slab table, published once the first fill is done:
+ * the driver looks chain buffers up on its I/O path, where a shared lock
+ * would serialise every CPU.  The copy never changes and lives until the
+ * pool is destroyed; slabs added later are found under the lock.
+ */
+static void chainpool_publish_lookup(struct chainpool *pool)
+{
+	struct chainpool_core *snap;
+	u32 n = pool->core.nr_slabs;
+	unsigned long flags;
+	void *storage, *unused;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	storage = kmalloc(chainpool_core_table_bytes(n), GFP_KERNEL);
+	if (!snap || !storage)
+		goto out_free;
+	spin_lock_irqsave(&pool->lock, flags);
+	*snap = pool->core;
+	/* The copy points at fresh storage; @core keeps its own. */
+	if (pool->core.nr_slabs != n ||
+	    chainpool_core_replace_table(snap, storage, n, &unused)) {
+		spin_unlock_irqrestore(&pool->lock, flags);
+		goto out_free;
+	}
+	spin_unlock_irqrestore(&pool->lock, flags);
+	/* Full barrier: readers see the table before the pointer; one wins. */
+	if (!cmpxchg(&pool->lookup, NULL, snap))
+		return;
+out_free:
+	kfree(storage);
+	kfree(snap);
+}
 
 /* What the slab allocator callbacks need to reach dma_alloc_coherent(). */
 struct chainpool_dma_ctx {
@@ -411,6 +448,8 @@ int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->fill_ns += ktime_get_ns() - start;
 	spin_unlock_irqrestore(&pool->lock, flags);
+	if (!ret && !pool->lookup && gfpflags_allow_blocking(gfp))
+		chainpool_publish_lookup(pool);
 	return ret;
 }
 
@@ -496,16 +535,26 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
  * @pool: the pool
  * @dma: DMA address of the start of a block
  *
- * O(log slabs).
+ * O(log slabs), and lock-free for the blocks of the first chainpool_fill():
+ * safe on an I/O path, concurrently with alloc and free, but not with
+ * chainpool_destroy().
  *
  * Return: the CPU address, or NULL when @dma does not start a block of
  * @pool.
  */
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 {
+	const struct chainpool_core *lookup;
 	unsigned long flags;
 	void *vaddr;
 
+	/* Pairs with the cmpxchg() that published the frozen table. */
+	lookup = smp_load_acquire(&pool->lookup);
+	if (lookup) {
+		vaddr = chainpool_core_dma_to_virt(lookup, dma);
+		if (vaddr)
+			return vaddr;
+	}
 	spin_lock_irqsave(&pool->lock, flags);
 	vaddr = chainpool_core_dma_to_virt(&pool->core, dma);
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -583,6 +632,9 @@ u64 chainpool_destroy_timed(struct chainpool *pool)
 					   slab->cpu, slab->dma);
 	}
 	kfree(pool->core.slabs);	/* the slab table storage */
+	if (pool->lookup)
+		kfree(pool->lookup->slabs);
+	kfree(pool->lookup);
 	kfree(pool);
 	return ktime_get_ns() - start;
 }
