@@ -10,6 +10,10 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+# Run each suite as an administrator would, not as a sub-make: dkms 3.0.10
+# reads the kernel's CC with a nested `make -f -`, which under an inherited
+# MAKELEVEL prints "Entering directory '...'" into CC and breaks the build.
+unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 logdir=build/check
 mkdir -p "$logdir"
 
