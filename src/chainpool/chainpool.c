@@ -87,12 +87,14 @@ MODULE_PARM_DESC(chainpool_fail_slab,
  * @debugfs: the pool's debugfs file
  * @lookup: read-only copy of the slab table taken by the first
  *	chainpool_fill(), for lock-free chainpool_dma_to_virt(); NULL before
+ * @grown_since_lookup: slabs were added after @lookup was taken
  * @name: pool name
  */
 struct chainpool {
 	spinlock_t lock;	/* may be taken in atomic context */
 	struct chainpool_core core;
 	const struct chainpool_core *lookup;
+	bool grown_since_lookup;
 	struct chainpool_fault fault;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
@@ -266,6 +268,9 @@ static int chainpool_add_slab_locked(struct chainpool *pool,
 	u32 new_max = 0;
 	int ret;
 
+	/* Blocks of this slab are not in the lock-free lookup table. */
+	if (pool->lookup)
+		WRITE_ONCE(pool->grown_since_lookup, true);
 	while ((ret = chainpool_core_add_slab(&pool->core, slab)) == -ENOSPC) {
 		if (new_table && new_max > pool->core.nr_slabs) {
 			chainpool_core_replace_table(&pool->core, new_table,
@@ -535,8 +540,9 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
  * @pool: the pool
  * @dma: DMA address of the start of a block
  *
- * O(log slabs), and lock-free for the blocks of the first chainpool_fill():
- * safe on an I/O path, concurrently with alloc and free, but not with
+ * O(log slabs), and lock-free once chainpool_fill() has run, as long as
+ * the pool has not grown since (the driver's chain pool never does): safe
+ * on an I/O path, concurrently with alloc and free, but not with
  * chainpool_destroy().
  *
  * Return: the CPU address, or NULL when @dma does not start a block of
@@ -552,7 +558,8 @@ void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 	lookup = smp_load_acquire(&pool->lookup);
 	if (lookup) {
 		vaddr = chainpool_core_dma_to_virt(lookup, dma);
-		if (vaddr)
+		/* The frozen table holds every slab unless the pool grew. */
+		if (vaddr || !READ_ONCE(pool->grown_since_lookup))
 			return vaddr;
 	}
 	spin_lock_irqsave(&pool->lock, flags);
