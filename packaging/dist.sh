@@ -21,8 +21,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$1
 out=$2
 name=mpt3sas-chainpool
-kmin=${DKMS_KERNEL_MIN:-$(grep -v '^#' "$top/packaging/kernel-min")}
-kmax=${DKMS_KERNEL_MAX:-}
+kmin=$("$top/packaging/kernel-range.sh" min)
+kmax=$("$top/packaging/kernel-range.sh" max)
 
 die() {
 	echo "dist: error: $*" >&2

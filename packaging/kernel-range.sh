@@ -6,6 +6,9 @@
 #   kernel-range.sh regex MIN [MAX]        a BUILD_EXCLUSIVE_KERNEL regex
 #   kernel-range.sh check KVER MIN [MAX]   exit 0 if KVER is in the range
 #   kernel-range.sh text MIN [MAX]         "4.15 and newer", "6.2 to 6.11"
+#   kernel-range.sh min | max              the range the packages declare:
+#                                          DKMS_KERNEL_MIN (else the series in
+#                                          packaging/kernel-min), DKMS_KERNEL_MAX
 #
 # MIN and MAX are kernel series (major.minor); MAX is inclusive: MAX=6.11
 # takes every 6.11.y.  dkms >= 3.0.11 honours BUILD_EXCLUSIVE_KERNEL_MIN and
@@ -74,11 +77,16 @@ text() {
 	if [ -n "${2:-}" ]; then echo "$1 to $2"; else echo "$1 and newer"; fi
 }
 
-[ $# -ge 2 ] || die "usage: kernel-range.sh regex|check|text ..."
+[ $# -ge 1 ] || die "usage: kernel-range.sh regex|check|text|min|max ..."
 cmd=$1
 shift
 case $cmd in
-regex | text) [ $# -le 2 ] || die "too many arguments"; "$cmd" "$@" ;;
+min) echo "${DKMS_KERNEL_MIN:-$(grep -v '^#' "$(dirname "$0")/kernel-min")}" ;;
+max) echo "${DKMS_KERNEL_MAX:-}" ;;
+regex | text)
+	if [ $# -lt 1 ] || [ $# -gt 2 ]; then die "usage: $cmd MIN [MAX]"; fi
+	"$cmd" "$@"
+	;;
 check)
 	if [ $# -lt 2 ] || [ $# -gt 3 ]; then die "usage: check KVER MIN [MAX]"; fi
 	check "$@"

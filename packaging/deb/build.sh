@@ -15,8 +15,8 @@ out=$(cd "$1" && pwd)
 name=mpt3sas-chainpool
 version=$("$top/packaging/version.sh")
 tarball=$out/$name-$version.tar.gz
-kmin=${DKMS_KERNEL_MIN:-$(grep -v '^#' "$top/packaging/kernel-min")}
-kmax=${DKMS_KERNEL_MAX:-}
+kmin=$("$top/packaging/kernel-range.sh" min)
+kmax=$("$top/packaging/kernel-range.sh" max)
 range=$("$top/packaging/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
 
 die() {

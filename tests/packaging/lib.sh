@@ -8,7 +8,7 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 name=mpt3sas-chainpool
 # the oldest supported kernel series, as the packages declare it
-kmin=$(grep -v '^#' "$top/packaging/kernel-min")
+kmin=$(DKMS_KERNEL_MIN='' "$top/packaging/kernel-range.sh" min)
 pkg=mpt3sas-chainpool-dkms
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
 export DEBIAN_FRONTEND=noninteractive
