@@ -576,6 +576,7 @@ void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
+	const struct chainpool_core *lookup;
 	struct chainpool_core_stats cs;
 	unsigned long flags;
 
@@ -600,6 +601,11 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	       sizeof(st->slabs_by_order));
 	st->dma_bytes = cs.dma_bytes;
 	st->meta_bytes = cs.meta_bytes + sizeof(*pool);
+	/* The frozen copy of the slab table; pairs with its cmpxchg(). */
+	lookup = smp_load_acquire(&pool->lookup);
+	if (lookup)
+		st->meta_bytes += sizeof(*lookup) +
+				  chainpool_core_table_bytes(lookup->max_slabs);
 }
 
 /**
