@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench/run.sh (`make bench`): run cp_bench.ko in the VM harness on each
+# kernel series, plainly and with an emulated IOMMU, sweeping N; write
+# build/bench/results.json, print the table of ratios against chainpool
+# and draw build/bench/scaling.png.
+#
+# Environment:
+#   BENCH_KERNELS     series (default "6.1 6.12 sid")
+#   BENCH_N           block counts (default "1000 10000 100000 373959 1000000")
+#   BENCH_SIZE        block size (default 128), BENCH_ALIGN (default 16)
+#   BENCH_ALLOCATORS  comma list (default all five)
+#   BENCH_REPEAT      runs per (allocator, N) up to 100,000 blocks, the
+#                     fastest reported (default 3; larger N run once)
+#   BENCH_SETUPS      default "plain iommu" (the harness' VMTEST_SETUPS)
+#   BENCH_TIMEOUT     seconds per guest (default 3600)
+#   BENCH_WARM_MB     guest RAM the first step touches before timing, so
+#                     that the host's first-touch faults are not charged to
+#                     an allocator (default 1536; VMTEST_MEM defaults to 2G)
+#   BENCH_OUT         output directory (default build/bench)
+#   BENCH_PLOT        0: no plot
+#
+# The guests are QEMU TCG: compare ratios, not absolute times.  Guest logs:
+# $BENCH_OUT/vm/<series>-<setup>.log.  Exits non-zero if a guest failed or
+# a record is missing; the JSON, the table and the plot are still written
+# from what was measured.
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+BENCH_KERNELS=${BENCH_KERNELS:-6.1 6.12 sid}
+BENCH_N=${BENCH_N:-1000 10000 100000 373959 1000000}
+BENCH_SIZE=${BENCH_SIZE:-128}
+BENCH_ALIGN=${BENCH_ALIGN:-16}
+BENCH_ALLOCATORS=${BENCH_ALLOCATORS:-dma_pool,page_carve,chainpool,chainpool_1page,memset_floor}
+BENCH_REPEAT=${BENCH_REPEAT:-3}
+BENCH_SETUPS=${BENCH_SETUPS:-plain iommu}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
+BENCH_OUT=${BENCH_OUT:-$top/build/bench}
+BENCH_PLOT=${BENCH_PLOT:-1}
+BENCH_WARM_MB=${BENCH_WARM_MB:-1536}
+
+mkdir -p "$BENCH_OUT"
+BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
+
+# One guest step per N: insmod, measure every allocator, rmmod.
+steps=""
+warm=$BENCH_WARM_MB
+for n in $BENCH_N; do
+	repeat=1
+	[ "$n" -gt 100000 ] || repeat=$BENCH_REPEAT
+	steps="${steps}cp_bench n=$n size=$BENCH_SIZE align=$BENCH_ALIGN allocators=$BENCH_ALLOCATORS repeat=$repeat warm_mb=$warm
+"
+	warm=0
+done
+
+# The harness' own work dir under BENCH_OUT (BUILD_ROOT), the kernels from
+# the shared cache: a concurrent `make vmtest` keeps its logs.
+t0=$SECONDS
+rc=0
+BUILD_ROOT=$BENCH_OUT KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
+	KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
+	VMTEST_STEPS=$steps VMTEST_TIMEOUT=$BENCH_TIMEOUT \
+	VMTEST_MEM=${VMTEST_MEM:-2G} \
+	BUILD_MODULES_CMD=$top/scripts/build-bench-module.sh \
+	tests/vm/run.sh || rc=$?
+echo "bench: guests done in $((SECONDS - t0))s (harness exit $rc)"
+
+logs=""
+for series in $BENCH_KERNELS; do
+	for setup in $BENCH_SETUPS; do
+		log=$BENCH_OUT/vm/$series-$setup.log
+		if [ -f "$log" ]; then
+			logs="$logs $log"
+		else
+			echo "bench: no log $log" >&2
+			rc=1
+		fi
+	done
+done
+[ -n "$logs" ] || exit 1
+# shellcheck disable=SC2086 # word list of logs
+python3 bench/results.py collect -o "$BENCH_OUT/results.json" $logs
+python3 bench/results.py table "$BENCH_OUT/results.json" | tee "$BENCH_OUT/table.txt"
+python3 bench/results.py table --markdown "$BENCH_OUT/results.json" > "$BENCH_OUT/table.md"
+if [ "$BENCH_PLOT" = 1 ]; then
+	python3 bench/results.py plot --out "$BENCH_OUT/scaling.png" "$BENCH_OUT/results.json"
+	echo "bench: plot $BENCH_OUT/scaling.png"
+fi
+python3 bench/results.py check --n "$BENCH_N" --allocators "$BENCH_ALLOCATORS" \
+	"$BENCH_OUT/results.json" || rc=1
+echo "bench: results $BENCH_OUT/results.json, table $BENCH_OUT/table.txt ($((SECONDS - t0))s)"
+exit $rc
