@@ -225,8 +225,10 @@ def plot(records, out):
                                 f"{'NaN' if d is None else f'{d / 1e6:.6g}'}\n")
                 files[(series, iommu, a)] = p
     ns = sorted({r["n"] for r in records})
+    setups = sorted({r["iommu"] for r in records})
     script = [
-        "set terminal pngcairo size 1400,1050 font 'sans,10'",
+        f"set terminal pngcairo size 1400,{100 + 475 * len(setups)} "
+        "font 'sans,10'",
         f"set output '{out}'",
         "set logscale xy",
         "set grid xtics ytics mxtics mytics lc rgb '#dddddd'",
@@ -236,10 +238,12 @@ def plot(records, out):
         "set ylabel 'time (ms)'",
         f"set xrange [{ns[0] / 1.5}:{ns[-1] * 1.5}]",
         "set key top left font ',9' spacing 0.9",
-        "set multiplot layout 2,2 title 'cp\\_bench in QEMU TCG guests: "
-        "N blocks of 128 B (ratios matter, not absolute times)'",
+        f"set multiplot layout {len(setups)},2 title 'cp\\_bench in QEMU "
+        "TCG guests: "
+        f"N blocks of {'/'.join(str(x) for x in sorted({r['size'] for r in records}))} B "
+        "(ratios matter, not absolute times)'",
     ]
-    for iommu in (False, True):
+    for iommu in setups:
         for col, (label, using) in enumerate(
                 (("create + N allocs", "1:2"),
                  ("N frees + destroy", "1:3"))):
@@ -255,7 +259,7 @@ def plot(records, out):
                                  f"lc rgb '{COLORS[a]}' dt {dash[series]} "
                                  "lw 1.5 pt 7 ps 0.5 notitle")
             # legend: colours for allocators, dash types for kernels
-            if not iommu and col == 0:
+            if iommu == setups[0] and col == 0:
                 for a in ALLOCATORS:
                     parts.append(f"NaN lc rgb '{COLORS[a]}' lw 2 "
                                  f"title '{a.replace('_', chr(92) + '_')}'")
@@ -263,8 +267,6 @@ def plot(records, out):
                     t = f"{s} ({kernels[s]})".replace("_", "\\\\_")
                     parts.append(f"NaN lc rgb 'black' dt {dash[s]} lw 1.5 "
                                  f"title '{t}'")
-            if not parts:
-                parts.append("NaN notitle")
             script.append("plot " + ", \\\n     ".join(parts))
     script.append("unset multiplot")
     sp = os.path.join(ddir, "scaling.gp")
