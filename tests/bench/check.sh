@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/bench/check.sh: the benchmark works end to end, fast.  Runs
+# bench/run.sh (`make bench`) on one kernel (6.1, no IOMMU) with small N,
+# then checks that results.json has a record for every allocator and N with
+# positive numbers and coherent allocations that fit the geometry, and that
+# the table and the plot were produced.  It asserts nothing about times.
+# Then it feeds the checker doctored results, which it must reject.
+#
+#   BENCH_CHECK_KERNEL (default 6.1), BENCH_CHECK_N (default "1000 10000")
+
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+out=$top/build/check/bench
+kernel=${BENCH_CHECK_KERNEL:-6.1}
+ns=${BENCH_CHECK_N:-1000 10000}
+allocators=dma_pool,page_carve,chainpool,chainpool_1page,memset_floor
+fails=0
+ok()   { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+rm -rf "$out"
+BENCH_OUT=$out BENCH_KERNELS=$kernel BENCH_SETUPS=plain BENCH_N=$ns \
+	BENCH_REPEAT=1 BENCH_TIMEOUT=600 BENCH_ALLOCATORS=$allocators \
+	bench/run.sh > "$out.log" 2>&1 || { tail -n 40 "$out.log"; fail "bench/run.sh failed (log: $out.log)"; }
+
+json=$out/results.json
+if [ -s "$json" ]; then
+	if python3 bench/results.py check --n "$ns" --allocators "$allocators" "$json"; then
+		ok "every allocator and N has a plausible record"
+	else
+		fail "results.json does not hold what it should"
+	fi
+	# the JSON the issue asks for, field by field
+	if python3 - "$json" "$kernel" <<'PY'
+import json, sys
+recs = json.load(open(sys.argv[1]))["records"]
+want = {"series", "kernel", "iommu", "allocator", "n", "size", "create_ns"}
+full = want | {"destroy_ns", "coherent_allocs", "metadata_bytes"}
+bad = [r for r in recs if not (want if r["allocator"] == "memset_floor" else full) <= set(r)]
+bad += [r for r in recs if r["series"] != sys.argv[2] or r["iommu"] is not False or r["size"] != 128]
+for r in bad:
+    print("bad record:", r)
+sys.exit(1 if bad or not recs else 0)
+PY
+	then
+		ok "records carry the documented fields"
+	else
+		fail "records lack fields or carry the wrong series, setup or size"
+	fi
+else
+	fail "no $json"
+fi
+
+table=$out/table.txt
+if [ -s "$table" ]; then
+	missing=""
+	for a in ${allocators//,/ }; do
+		grep -q " $a " "$table" || missing="$missing $a"
+	done
+	if [ -z "$missing" ] && grep -q 'x = time / chainpool' "$table"; then
+		ok "the table names every allocator and its ratio to chainpool"
+	else
+		fail "table lacks:${missing:- the ratio header}"
+	fi
+else
+	fail "no table $table"
+fi
+
+png=$out/scaling.png
+if [ -s "$png" ] && [ "$(od -An -tx1 -N8 "$png" | tr -d ' ')" = 89504e470d0a1a0a ] &&
+   [ "$(stat -c %s "$png")" -gt 10000 ]; then
+	ok "the plot is a PNG ($(stat -c %s "$png") bytes)"
+else
+	fail "no plot, or not a PNG: $png"
+fi
+
+# The checker must go red: a record missing, and a page_carve count off.
+if [ -s "$json" ]; then
+	python3 - "$json" "$out/bad1.json" "$out/bad2.json" <<'PY'
+import json, sys
+recs = json.load(open(sys.argv[1]))["records"]
+json.dump({"records": [r for r in recs if r["allocator"] != "chainpool"]},
+          open(sys.argv[2], "w"))
+for r in recs:
+    if r["allocator"] == "page_carve":
+        r["coherent_allocs"] += 1
+json.dump({"records": recs}, open(sys.argv[3], "w"))
+PY
+	for bad in bad1 bad2; do
+		if python3 bench/results.py check --n "$ns" --allocators "$allocators" \
+			"$out/$bad.json" >/dev/null 2>&1; then
+			fail "the checker accepted doctored results ($bad)"
+		else
+			ok "the checker rejects doctored results ($bad)"
+		fi
+	done
+fi
+
+echo "bench check: $fails failure(s)"
+[ "$fails" = 0 ]
