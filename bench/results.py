@@ -155,7 +155,7 @@ def table(records, n=None, markdown=False):
     out.append("")
     head = ["kernel", "iommu", "allocator", "create", "x", "destroy", "x",
             "coherent allocs", "metadata KiB"]
-    widths = [22, 5, 15, 9, 7, 9, 7, 15, 12]
+    widths = [30, 5, 15, 9, 7, 9, 7, 15, 12]
     emit(head, widths, header=True)
     for series, kernel, iommu in groups(records):
         base = by.get((series, iommu, "chainpool", n))
@@ -175,7 +175,7 @@ def table(records, n=None, markdown=False):
         out.append("Create + destroy (ms) against N; the floor: create only")
         out.append("")
         head = ["kernel", "iommu", "allocator"] + [str(x) for x in ns]
-        widths = [22, 5, 15] + [10] * len(ns)
+        widths = [6, 5, 15] + [10] * len(ns)
         emit(head, widths, header=True)
         for series, kernel, iommu in groups(records):
             for a in ALLOCATORS:
