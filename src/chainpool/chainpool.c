@@ -33,6 +33,7 @@
 static unsigned int chainpool_slab_kb = CHAINPOOL_SLAB_KB_DEFAULT;
 static bool chainpool_debug;
 static unsigned int chainpool_fail_slab;
+static bool chainpool_fail_max_order;
 
 static unsigned int chainpool_slab_kb_min(void)
 {
@@ -74,12 +75,17 @@ MODULE_PARM_DESC(chainpool_debug,
 module_param(chainpool_fail_slab, uint, 0600);
 MODULE_PARM_DESC(chainpool_fail_slab,
 		 "with chainpool_debug: fail the Nth slab allocation of each new pool (0: off)");
+/* Same rules: root only, and only with chainpool_debug. */
+module_param(chainpool_fail_max_order, bool, 0600);
+MODULE_PARM_DESC(chainpool_fail_max_order,
+		 "with chainpool_debug: fail every slab allocation at the largest order, to test the fallback (default off)");
 
 /**
  * struct chainpool - a pool of coherent DMA blocks
  * @lock: serialises @core, @fault and the counters below
  * @core: slabs and blocks; core.slabs is the kmalloc()ed table storage
  * @fault: fault injection state
+ * @fail_max_order: fail slab allocations at plan.max_order (fault injection)
  * @acquire: slab acquisition counters
  * @dev: device the memory is for
  * @create_ns: time chainpool_create_params() took
@@ -96,6 +102,7 @@ struct chainpool {
 	const struct chainpool_core *lookup;
 	bool grown_since_lookup;
 	struct chainpool_fault fault;
+	bool fail_max_order;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
 	u64 create_ns;
@@ -138,10 +145,16 @@ out_free:
 	kfree(snap);
 }
 
-/* What the slab allocator callbacks need to reach dma_alloc_coherent(). */
+/*
+ * What the slab allocator callbacks need to reach dma_alloc_coherent().
+ * @fail_bytes: fault injection, refuse slabs of this size (0: none);
+ * @injected counts the refusals.
+ */
 struct chainpool_dma_ctx {
 	struct device *dev;
 	gfp_t gfp;
+	u32 fail_bytes;
+	u32 injected;
 };
 
 static void *chainpool_dma_alloc(void *ctx, u32 bytes, bool nowarn,
@@ -149,6 +162,10 @@ static void *chainpool_dma_alloc(void *ctx, u32 bytes, bool nowarn,
 {
 	struct chainpool_dma_ctx *dc = ctx;
 
+	if (dc->fail_bytes && bytes == dc->fail_bytes) {
+		dc->injected++;
+		return NULL;
+	}
 	return dma_alloc_coherent(dc->dev, bytes, dma,
 				  nowarn ? dc->gfp | __GFP_NOWARN : dc->gfp);
 }
@@ -313,6 +330,8 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	/* Zeroing is done per block; slabs need none. */
 	gfp &= ~__GFP_ZERO;
 	dc.gfp = gfp;
+	if (pool->fail_max_order)
+		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
 
 	spin_lock_irqsave(&pool->lock, flags);
 	injected = chainpool_fault_hit(&pool->fault);
@@ -337,6 +356,7 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->acquire.fallbacks += acquire.fallbacks;
 	pool->acquire.rejected += acquire.rejected;
+	pool->acquire.injected += dc.injected;
 	if (!ret)
 		ret = chainpool_add_slab_locked(pool, &slab, gfp, &flags);
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -384,6 +404,7 @@ struct chainpool *chainpool_create_params(const char *name,
 	spin_lock_init(&pool->lock);
 	chainpool_core_init(&pool->core, &plan, params->debug);
 	pool->fault.fail_at = params->fail_slab;
+	pool->fail_max_order = params->fail_max_order;
 	pool->dev = dev;
 	strscpy(pool->name, name, sizeof(pool->name));
 	chainpool_debugfs_add(pool);
@@ -400,7 +421,8 @@ struct chainpool *chainpool_create_params(const char *name,
  * @boundary: 0, or a power of two not below @size that blocks must not cross
  *
  * Settings come from the module parameters chainpool_slab_kb,
- * chainpool_debug and, only with chainpool_debug, chainpool_fail_slab.
+ * chainpool_debug and, only with chainpool_debug, the fault injection
+ * knobs chainpool_fail_slab and chainpool_fail_max_order.
  *
  * Context: may sleep.
  * Return: the pool, or NULL.
@@ -412,6 +434,8 @@ struct chainpool *chainpool_create(const char *name, struct device *dev,
 		.slab_bytes = (u64)READ_ONCE(chainpool_slab_kb) << 10,
 		.debug = chainpool_debug,
 		.fail_slab = chainpool_debug ? READ_ONCE(chainpool_fail_slab) : 0,
+		.fail_max_order = chainpool_debug &&
+				  READ_ONCE(chainpool_fail_max_order),
 	};
 
 	return chainpool_create_params(name, dev, size, align, boundary,

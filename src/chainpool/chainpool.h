@@ -22,11 +22,14 @@ struct device;
  * @slab_bytes: largest slab in bytes; 0 for the default
  * @debug: poison freed blocks, check frees and allocations
  * @fail_slab: fail the Nth slab allocation of the pool; 0 never
+ * @fail_max_order: fail every slab allocation at the pool's largest order,
+ *	so the pool is built from smaller slabs
  */
 struct chainpool_params {
 	u64 slab_bytes;
 	bool debug;
 	u32 fail_slab;
+	bool fail_max_order;
 };
 
 /**
@@ -45,7 +48,7 @@ struct chainpool_params {
  * @fill_ns: time spent in chainpool_fill()
  * @fallbacks: slab allocations retried at a smaller order
  * @rejected: slabs given back because their DMA address broke the layout
- * @injected: slab allocations failed by fault injection
+ * @injected: slab allocations failed by fault injection (either knob)
  */
 struct chainpool_stats {
 	u32 size;
