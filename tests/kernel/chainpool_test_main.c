@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
+#include <linux/vmstat.h>
 
 #include "chainpool.h"
 #include "cp_dmapool.h"
@@ -42,6 +43,19 @@ static unsigned int expect_fail_slab;
 module_param(expect_fail_slab, uint, 0444);
 MODULE_PARM_DESC(expect_fail_slab,
 		 "run only the fault knob test: chainpool_debug=1 chainpool_fail_slab=N must fail slab N (default 0: run the suite)");
+
+static char *rel = "";
+module_param(rel, charp, 0444);
+MODULE_PARM_DESC(rel,
+		 "run one reliability case on the anchor pool instead of the suite: fault, fallback, cycles or inuse (default: the suite)");
+
+static unsigned int cycles = 1;
+module_param(cycles, uint, 0444);
+MODULE_PARM_DESC(cycles, "rel=cycles: create/fill/alloc/free/destroy cycles (default 1)");
+
+static unsigned int inuse_blocks = 100;
+module_param(inuse_blocks, uint, 0444);
+MODULE_PARM_DESC(inuse_blocks, "rel=inuse: blocks left in use at destroy (default 100)");
 
 /* The driver's way in: dma_pool calls renamed to cp_dmapool. */
 #define CPT_DRIVER_BLOCKS	20000U
@@ -543,6 +557,233 @@ static const struct {
 	{ "resident_pool", cpt_test_resident_pool },
 };
 
+/*
+ * Reliability cases (tests/reliability/), one per load, selected by rel=.
+ * They use chainpool_create(), so the module parameters chainpool_debug,
+ * chainpool_fail_slab and chainpool_fail_max_order apply, and print one
+ * "# rel ..." line the guest scripts read.
+ */
+
+/* Slabs chainpool_fill() takes for the anchor pool, with the default cap. */
+static unsigned int cpt_anchor_plan(struct chainpool_plan *plan)
+{
+	unsigned int order, slabs = 0;
+	u64 have = 0;
+
+	if (chainpool_plan_init(plan, CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE, 0))
+		return 0;
+	while (have < CPT_CHAIN_BLOCKS) {
+		order = chainpool_plan_order_for(plan, CPT_CHAIN_BLOCKS - have);
+		have += chainpool_plan_blocks_per_slab(plan, order);
+		slabs++;
+	}
+	return slabs;
+}
+
+/*
+ * chainpool_debug=1 chainpool_fail_slab=N expect_fail_slab=N: the fill of
+ * the anchor pool fails with -ENOMEM at slab N and keeps the N - 1 slabs
+ * before it, which destroy frees; past the last slab, or without a fault,
+ * the fill succeeds.
+ */
+static void cpt_rel_fault(void)
+{
+	struct chainpool_plan plan;
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	unsigned int needed;
+	bool hit;
+	int ret;
+
+	needed = cpt_anchor_plan(&plan);
+	if (!CPT_CHECK(needed))
+		return;
+	hit = expect_fail_slab && expect_fail_slab <= needed;
+	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		return;
+	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
+	chainpool_get_stats(pool, &st);
+	pr_info("# rel fault: needed=%u fail_slab=%u ret=%d slabs=%u injected=%u dma_kib=%llu\n",
+		needed, expect_fail_slab, ret, st.nr_slabs, st.injected,
+		st.dma_bytes >> 10);
+	if (hit) {
+		CPT_CHECK(ret == -ENOMEM);
+		CPT_CHECK(st.injected == 1);
+		CPT_CHECK(st.nr_slabs == expect_fail_slab - 1);
+	} else {
+		CPT_CHECK(ret == 0);
+		CPT_CHECK(st.injected == 0);
+		CPT_CHECK(st.nr_slabs == needed);
+		CPT_CHECK(st.blocks_total >= CPT_CHAIN_BLOCKS);
+	}
+	chainpool_destroy(pool);
+}
+
+/* Allocate every block of a filled anchor pool, check, free them all. */
+static bool cpt_rel_use_all(struct chainpool *pool, struct cpt_block *blocks,
+			    bool check)
+{
+	unsigned int got;
+	bool ok;
+
+	got = cpt_alloc_n(pool, blocks, CPT_CHAIN_BLOCKS);
+	ok = CPT_CHECK(got == CPT_CHAIN_BLOCKS);
+	if (ok && check)
+		ok = cpt_check_blocks(pool, blocks, got);
+	cpt_free_n(pool, blocks, got);
+	return ok;
+}
+
+/*
+ * chainpool_debug=1 chainpool_fail_max_order=1: every slab of the largest
+ * order fails, the fill falls back and builds the pool from smaller slabs,
+ * whose blocks all obey the layout and are found by their DMA address.
+ */
+static void cpt_rel_fallback(void)
+{
+	struct chainpool_plan plan;
+	struct chainpool_stats st;
+	struct cpt_block *blocks;
+	struct chainpool *pool;
+	unsigned int o, smaller = 0;
+	int ret;
+
+	if (!CPT_CHECK(cpt_anchor_plan(&plan)))
+		return;
+	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
+	chainpool_get_stats(pool, &st);
+	for (o = 0; o < plan.max_order; o++)
+		smaller += st.slabs_by_order[o];
+	pr_info("# rel fallback: ret=%d max_order=%u slabs=%u at_max_order=%u smaller=%u injected=%u fallbacks=%u blocks=%llu\n",
+		ret, plan.max_order, st.nr_slabs,
+		st.slabs_by_order[plan.max_order], smaller, st.injected,
+		st.fallbacks, st.blocks_total);
+	CPT_CHECK(ret == 0);
+	CPT_CHECK(st.slabs_by_order[plan.max_order] == 0);
+	CPT_CHECK(smaller == st.nr_slabs);
+	CPT_CHECK(st.injected >= 1);
+	CPT_CHECK(st.fallbacks >= st.injected);
+	CPT_CHECK(st.blocks_total >= CPT_CHAIN_BLOCKS);
+	if (!ret)
+		cpt_rel_use_all(pool, blocks, true);
+	chainpool_destroy(pool);
+out:
+	vfree(blocks);
+}
+
+/* cycles=N: the driver's attach and detach of the anchor pool, N times. */
+static void cpt_rel_cycles(void)
+{
+	struct cpt_block *blocks;
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	unsigned int i;
+
+	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	for (i = 0; i < cycles; i++) {
+		pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16,
+					0);
+		if (!CPT_CHECK(pool))
+			break;
+		if (!CPT_CHECK(chainpool_fill(pool, CPT_CHAIN_BLOCKS,
+					      GFP_KERNEL) == 0) ||
+		    !cpt_rel_use_all(pool, blocks, false)) {
+			chainpool_destroy(pool);
+			break;
+		}
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(st.blocks_in_use == 0);
+		chainpool_destroy(pool);
+		cond_resched();
+	}
+	pr_info("# rel cycles: %u of %u done\n", i, cycles);
+	vfree(blocks);
+}
+
+static unsigned long cpt_free_pages(void)
+{
+	return global_zone_page_state(NR_FREE_PAGES);
+}
+
+/*
+ * inuse_blocks=K: destroy the anchor pool with K blocks still allocated.
+ * chainpool reports it, as dma_pool_destroy() does, and keeps the slabs
+ * (the device may still use them): the free page count does not get them
+ * back, and the blocks stay writable.
+ */
+static void cpt_rel_inuse(void)
+{
+	struct cpt_block *blocks;
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	unsigned long before, after, kept, slack;
+	unsigned int got, i;
+
+	blocks = vmalloc(max(inuse_blocks, 1U) * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	before = cpt_free_pages();
+	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	CPT_CHECK(chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL) == 0);
+	got = cpt_alloc_n(pool, blocks, inuse_blocks);
+	CPT_CHECK(got == inuse_blocks);
+	chainpool_get_stats(pool, &st);
+	chainpool_destroy(pool);
+	after = cpt_free_pages();
+	kept = before > after ? before - after : 0;
+	/* Other allocations come and go meanwhile; 1/8 of the pool is plenty. */
+	slack = (st.dma_bytes >> PAGE_SHIFT) / 8;
+	pr_info("# rel inuse: in_use=%u slabs=%u dma_pages=%llu free_pages_kept=%lu\n",
+		got, st.nr_slabs, st.dma_bytes >> PAGE_SHIFT, kept);
+	if (!got) {
+		CPT_CHECK(kept < slack);
+		goto out;
+	}
+	/* Still ours, the device could be writing there: check, then write. */
+	if (CPT_CHECK(kept + slack >= (st.dma_bytes >> PAGE_SHIFT)))
+		for (i = 0; i < got; i++)
+			memset(blocks[i].cpu, 0x5a, CPT_CHAIN_SIZE);
+out:
+	vfree(blocks);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cpt_rel_tests[] = {
+	{ "fault", cpt_rel_fault },
+	{ "fallback", cpt_rel_fallback },
+	{ "cycles", cpt_rel_cycles },
+	{ "inuse", cpt_rel_inuse },
+};
+
+static int cpt_run_rel(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpt_rel_tests); i++) {
+		if (strcmp(rel, cpt_rel_tests[i].name))
+			continue;
+		pr_info("1..1\n");
+		cpt_run(cpt_rel_tests[i].name, cpt_rel_tests[i].fn);
+		return 0;
+	}
+	pr_err("chainpool_test: rel=%s is not one of: fault, fallback, cycles, inuse\n",
+	       rel);
+	return -EINVAL;
+}
+
 static int cpt_get_device(void)
 {
 	unsigned int vendor, device;
@@ -589,7 +830,13 @@ static int __init chainpool_test_init(void)
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
 	}
-	if (expect_fail_slab) {
+	if (rel[0]) {
+		ret = cpt_run_rel();
+		if (ret) {
+			cpt_put_device();
+			return ret;
+		}
+	} else if (expect_fail_slab) {
 		pr_info("1..%zu\n", ARRAY_SIZE(cpt_knob_tests));
 		for (i = 0; i < ARRAY_SIZE(cpt_knob_tests); i++)
 			cpt_run(cpt_knob_tests[i].name, cpt_knob_tests[i].fn);
