@@ -24,7 +24,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 rm -rf "$out"
 BENCH_OUT=$out BENCH_KERNELS=$kernel BENCH_SETUPS=plain BENCH_N=$ns \
-	BENCH_REPEAT=1 BENCH_TIMEOUT=600 BENCH_ALLOCATORS=$allocators \
+	BENCH_REPEAT=1 BENCH_WARM_MB=0 BENCH_TIMEOUT=600 BENCH_ALLOCATORS=$allocators \
 	bench/run.sh > "$out.log" 2>&1 || { tail -n 40 "$out.log"; fail "bench/run.sh failed (log: $out.log)"; }
 
 json=$out/results.json
