@@ -242,6 +242,33 @@ mpt3sas_compat_scsi_add_host(struct Scsi_Host *shost, struct device *dev)
 #endif
 
 /*
+ * Shared host-wide tags (v5.10): without them the driver keeps to one
+ * hardware queue, as the in-tree mpt3sas of those kernels does.
+ */
+#ifdef HAVE_SHOST_HOST_TAGSET
+static inline bool mpt3sas_compat_host_tagset(struct Scsi_Host *shost)
+{
+	return shost->host_tagset;
+}
+
+static inline void mpt3sas_compat_set_host_tagset(struct Scsi_Host *shost,
+						  bool host_tagset)
+{
+	shost->host_tagset = host_tagset;
+}
+#else
+static inline bool mpt3sas_compat_host_tagset(struct Scsi_Host *shost)
+{
+	return false;
+}
+
+static inline void mpt3sas_compat_set_host_tagset(struct Scsi_Host *shost,
+						  bool host_tagset)
+{
+}
+#endif
+
+/*
  * io_uring poll queues need the midlayer's .mq_poll and Scsi_Host.nr_maps
  * (v5.13); without them the driver runs without poll queues.
  */

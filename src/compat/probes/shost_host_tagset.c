@@ -3,10 +3,11 @@
  * Probe: struct Scsi_Host.host_tagset
  *
  * HAVE_SHOST_HOST_TAGSET: hardware queues share one host-wide tag set.
- * Added in v5.10 by "scsi: core: Add host and host template flag
- * 'host_tagset'" (Hannes Reinecke), on top of the block layer's
- * BLK_MQ_F_TAG_HCTX_SHARED.  Without it the driver must not expose more
- * than one hardware queue.
+ * Added in v5.10 by bdb01301f3ea ("scsi: Add host and host template flag
+ * 'host_tagset'", Hannes Reinecke), merged through the block tree on top
+ * of BLK_MQ_F_TAG_HCTX_SHARED.  Without it the driver must not expose more
+ * than one hardware queue: mpt3sas_compat_host_tagset() then says no and
+ * mpt3sas_compat_set_host_tagset() does nothing (patch 0105).
  */
 #include <scsi/scsi_host.h>
 
