@@ -140,5 +140,96 @@ else
 	echo "skip: the safety checks run as root only"
 fi
 
+# --- a whole run against stand-ins for modprobe, rmmod, dmesg and id ---
+# The fake machine boots from the AHCI disk and has mpt3sas loaded; the
+# stand-in modprobe and rmmod write the driver's lines to the fake
+# dev/kmsg, which the stand-in dmesg prints.
+f=$tmp/run
+bin=$tmp/bin
+mkdir -p "$bin" "$f/dev"
+mkfake "$f"
+mountinfo "$f" "8:17 / /dev/sdb1"
+mkdir -p "$f/sys/module/mpt3sas"
+echo chainpool > "$f/loaded"
+: > "$f/dev/kmsg"
+cat > "$bin/id" <<'SH'
+#!/bin/sh
+echo 0
+SH
+cat > "$bin/modinfo" <<'SH'
+#!/bin/sh
+echo "max_sgl_entries:max sg entries (int)"
+echo "pool_allocator:allocator behind the driver's DMA pools: chainpool (default) or dma_pool"
+SH
+cat > "$bin/modprobe" <<'SH'
+#!/bin/sh
+r=$MPT3SAS_TIMING_SYSROOT
+echo "modprobe $*" >> "$r/calls"
+alloc=
+for a in "$@"; do case $a in pool_allocator=*) alloc=${a#*=} ;; esac; done
+[ "$alloc" != "${FAIL_ALLOC:-none}" ] || exit 1
+mkdir -p "$r/sys/module/mpt3sas"
+echo "${alloc:-chainpool}" > "$r/loaded"
+case $alloc in
+chainpool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: chainpool, 373959 blocks of 128 B, 366 slabs (order 5 x 365, order 3 x 1), 46752 KiB: created in 6000 us" ;;
+dma_pool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: dma_pool, 373959 blocks of 128 B: created in 350000 us" ;;
+esac >> "$r/dev/kmsg"
+SH
+cat > "$bin/rmmod" <<'SH'
+#!/bin/sh
+r=$MPT3SAS_TIMING_SYSROOT
+echo "rmmod $*" >> "$r/calls"
+rmdir "$r/sys/module/mpt3sas" || exit 1
+us=2000
+[ "$(cat "$r/loaded")" = chainpool ] || us=8901000
+echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and destroyed in $us us" >> "$r/dev/kmsg"
+SH
+cat > "$bin/dmesg" <<'SH'
+#!/bin/sh
+cat "$MPT3SAS_TIMING_SYSROOT/dev/kmsg"
+SH
+printf '#!/bin/sh
+exit 0
+' > "$bin/udevadm"
+chmod +x "$bin"/*
+rc=0
+PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 2 > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ]; then ok "a whole run with stand-ins"; else fail "a whole run: exit $rc"; sed 's/^/    | /' "$tmp/out"; fi
+expect "two rounds of chainpool" '^0000:00:03\.0 +chain pool +chainpool +373959 x 128 +6\.0 +2\.0$'
+expect "dma_pool beside chainpool" '^0000:00:03\.0 +chain pool +dma_pool +350\.0 +58\.3x +8901\.0 +4450\.5x$'
+expect "the wall times of both" '^dma_pool +[0-9]+ +[0-9]+$'
+if [ "$(grep -c 'pool_allocator=chainpool' "$f/calls")" = 2 ] &&
+   [ "$(grep -c 'pool_allocator=dma_pool' "$f/calls")" = 2 ] &&
+   grep -q 'max_sgl_entries=256' "$f/calls" &&
+   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+	ok "loads each allocator twice and leaves mpt3sas loaded as it found it"
+else
+	fail "calls:"; sed 's/^/    | /' "$f/calls"
+fi
+
+# a failed load stops the run, and mpt3sas is loaded again all the same
+rm -f "$f/calls"
+rc=0
+FAIL_ALLOC=dma_pool PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && grep -q 'pool_allocator=dma_pool failed' "$tmp/out" &&
+   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+	ok "a failed modprobe stops the run and mpt3sas is loaded again"
+else
+	fail "failed modprobe: exit $rc"; sed 's/^/    | /' "$tmp/out" "$f/calls"
+fi
+
+# the run refuses without root, before touching anything
+rm -f "$f/calls"
+printf '#!/bin/sh
+echo 1000
+' > "$bin/id"
+rc=0
+PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$f/calls" ]; then
+	ok "a non-root run stops before loading anything"
+else
+	fail "non-root run: exit $rc"
+fi
+
 echo "pool-timing: $fails failure(s)"
 [ "$fails" = 0 ]
