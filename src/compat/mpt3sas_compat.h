@@ -212,11 +212,15 @@ static inline bool sas_ata_ncq_prio_supported(struct scsi_device *sdev)
  * the driver's groups to shost_dev.groups, which device_add() registers
  * before the uevent, exactly like the template member does.
  */
-#ifndef HAVE_SHT_SHOST_GROUPS
+#ifdef HAVE_SHT_SHOST_GROUPS
+static inline int mpt3sas_compat_shost_groups(struct Scsi_Host *shost)
+{
+	return 0;
+}
+#else
 extern const struct attribute_group *mpt3sas_host_groups[];
 
-static inline int __must_check
-mpt3sas_compat_scsi_add_host(struct Scsi_Host *shost, struct device *dev)
+static inline int mpt3sas_compat_shost_groups(struct Scsi_Host *shost)
 {
 	/* the same pointers for every host: midlayer's groups, then ours */
 	static const struct attribute_group *groups[16];
@@ -235,6 +239,58 @@ mpt3sas_compat_scsi_add_host(struct Scsi_Host *shost, struct device *dev)
 	}
 	groups[n] = NULL;
 	shost->shost_dev.groups = groups;
+	return 0;
+}
+#endif
+
+/*
+ * SCSI device sysfs attributes: .sdev_groups exists since v4.17
+ * (86b87cde0b55, "scsi: core: host template attribute groups").  Before,
+ * the template lists struct device_attribute pointers in .sdev_attrs,
+ * which the midlayer creates for every new device.  MPT3SAS_SHT_SDEV_GROUPS()
+ * points .sdev_attrs at the array below, filled from the driver's groups
+ * by the scsi_add_host() wrapper, before the host can have a device.
+ */
+#ifdef HAVE_SHT_SDEV_GROUPS
+static inline int mpt3sas_compat_sdev_groups(void)
+{
+	return 0;
+}
+#else
+extern const struct attribute_group *mpt3sas_dev_groups[];
+
+static struct device_attribute *mpt3sas_compat_sdev_attrs[32] __maybe_unused;
+
+static inline int mpt3sas_compat_sdev_groups(void)
+{
+	const struct attribute_group **g;
+	struct attribute **a;
+	unsigned int n = 0;
+
+	for (g = mpt3sas_dev_groups; *g; g++) {
+		for (a = (*g)->attrs; a && *a; a++) {
+			if (n >= ARRAY_SIZE(mpt3sas_compat_sdev_attrs) - 1)
+				return -E2BIG;
+			mpt3sas_compat_sdev_attrs[n++] =
+				container_of(*a, struct device_attribute, attr);
+		}
+	}
+	mpt3sas_compat_sdev_attrs[n] = NULL;
+	return 0;
+}
+#endif
+
+#if !defined(HAVE_SHT_SHOST_GROUPS) || !defined(HAVE_SHT_SDEV_GROUPS)
+static inline int __must_check
+mpt3sas_compat_scsi_add_host(struct Scsi_Host *shost, struct device *dev)
+{
+	int ret;
+
+	ret = mpt3sas_compat_shost_groups(shost);
+	if (!ret)
+		ret = mpt3sas_compat_sdev_groups();
+	if (ret)
+		return ret;
 	return scsi_add_host_with_dma(shost, dev, dev);
 }
 
@@ -399,6 +455,30 @@ static int fn##_compat(struct scsi_device *sdev)			\
 #else
 /* see mpt3sas_compat_scsi_add_host() */
 #define MPT3SAS_SHT_SHOST_GROUPS(groups)
+#endif
+
+#ifdef HAVE_SHT_SDEV_GROUPS
+#define MPT3SAS_SHT_SDEV_GROUPS(groups)	.sdev_groups = (groups),
+#else
+/* see mpt3sas_compat_sdev_groups() */
+#define MPT3SAS_SHT_SDEV_GROUPS(groups)	.sdev_attrs = mpt3sas_compat_sdev_attrs,
+#endif
+
+/*
+ * .max_segment_size (v5.0); before, the block layer's 64 KiB segment limit
+ * applies, and segments are only merged with .use_clustering set (until
+ * v4.20; the in-tree mpt3sas of those kernels set ENABLE_CLUSTERING).
+ */
+#ifdef HAVE_SHT_MAX_SEGMENT_SIZE
+#define MPT3SAS_SHT_MAX_SEGMENT_SIZE(size)	.max_segment_size = (size),
+#else
+#define MPT3SAS_SHT_MAX_SEGMENT_SIZE(size)
+#endif
+
+#ifdef HAVE_SHT_USE_CLUSTERING
+#define MPT3SAS_SHT_USE_CLUSTERING	.use_clustering = ENABLE_CLUSTERING,
+#else
+#define MPT3SAS_SHT_USE_CLUSTERING
 #endif
 
 #ifdef HAVE_SHT_MQ_POLL

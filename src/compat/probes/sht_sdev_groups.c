@@ -3,8 +3,10 @@
  * Probe: struct scsi_host_template.sdev_groups
  *
  * HAVE_SHT_SDEV_GROUPS: SCSI device sysfs attributes as attribute groups.
- * Present long before v4.15 (used next to .sdev_attrs until v5.16 made it
- * the only way, "scsi: core: Register sysfs attributes earlier").
+ * Added in v4.17 by 86b87cde0b55 ("scsi: core: host template attribute
+ * groups"), next to .sdev_attrs; the only way since v5.16.
+ * Not in v4.15/v4.16 (Ubuntu 18.04).  Fallback: .sdev_attrs, filled from
+ * the same groups by the compat header's scsi_add_host() wrapper.
  */
 #include <scsi/scsi_host.h>
 
