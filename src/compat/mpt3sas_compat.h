@@ -36,7 +36,7 @@
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_sas.h>
 
-#ifndef HAVE_BLK_MQ_MAP_HW_QUEUES
+#if defined(HAVE_BLK_MQ_QUEUE_MAP) && !defined(HAVE_BLK_MQ_MAP_HW_QUEUES)
 #include <linux/blk-mq-pci.h>
 #endif
 
@@ -127,7 +127,7 @@ static inline int pci_disable_pcie_error_reporting(struct pci_dev *dev)
 
 /* ---- block layer ----------------------------------------------------------- */
 
-#ifndef HAVE_BLK_MQ_MAP_HW_QUEUES
+#if defined(HAVE_BLK_MQ_QUEUE_MAP) && !defined(HAVE_BLK_MQ_MAP_HW_QUEUES)
 static inline void blk_mq_map_hw_queues(struct blk_mq_queue_map *qmap,
 					struct device *dev, unsigned int offset)
 {
@@ -350,10 +350,12 @@ static inline int mpt3sas_compat_poll_queues(int poll_queues)
 	return 0;
 }
 
+#ifdef HAVE_BLK_MQ_QUEUE_MAP
 static inline unsigned int mpt3sas_compat_nr_maps(struct Scsi_Host *shost)
 {
 	return shost->tag_set.nr_maps;
 }
+#endif
 
 static inline void mpt3sas_compat_set_nr_maps(struct Scsi_Host *shost,
 					      unsigned int nr_maps)
@@ -487,8 +489,17 @@ static int fn##_compat(struct scsi_device *sdev)			\
 #define MPT3SAS_SHT_MQ_POLL(fn)
 #endif
 
-/* .map_queues returned int until v6.1 */
-#ifdef HAVE_SHT_MAP_QUEUES_VOID
+/*
+ * .map_queues returned int until v6.1.  Before v5.0 (no struct
+ * blk_mq_queue_map) the driver's callback is not built at all and the
+ * midlayer's default map is used: those kernels have no host_tagset, so
+ * the driver runs a single hardware queue, for which the upstream
+ * callback does nothing either.
+ */
+#ifndef HAVE_BLK_MQ_QUEUE_MAP
+#define MPT3SAS_SHT_MAP_QUEUES(fn)
+#define MPT3SAS_DEFINE_MAP_QUEUES(fn)
+#elif defined(HAVE_SHT_MAP_QUEUES_VOID)
 #define MPT3SAS_SHT_MAP_QUEUES(fn)	.map_queues = (fn),
 #define MPT3SAS_DEFINE_MAP_QUEUES(fn)
 #else

@@ -3,10 +3,11 @@
  * Probe: blk_mq_map_hw_queues()
  *
  * HAVE_BLK_MQ_MAP_HW_QUEUES: bus-independent queue mapping from a struct
- * device's IRQ affinity.  Added in v6.14 by "blk-mq: introduce
- * blk_mq_map_hw_queues" (Daniel Wagner) and backported to 6.12.y (Debian's
- * 6.12 has it); blk_mq_pci_map_queues() was later removed.
- * Fallback: blk_mq_pci_map_queues(map, to_pci_dev(dev), offset).
+ * device's IRQ affinity.  Added in v6.14 by 1452e9b470c9 ("blk-mq:
+ * introduce blk_mq_map_hw_queues", Daniel Wagner) and backported to
+ * 6.12.y (Debian's 6.12 has it); blk_mq_pci_map_queues() was later
+ * removed.  Fallback (v5.0 on): blk_mq_pci_map_queues(map,
+ * to_pci_dev(dev), offset); before v5.0 the driver maps no queues.
  */
 #include <linux/blk-mq.h>
 

@@ -3,9 +3,11 @@
  * Probe: void (*scsi_host_template.map_queues)(struct Scsi_Host *)
  *
  * HAVE_SHT_MAP_QUEUES_VOID: the map_queues callback returns void.  It
- * returned int until v6.1, "scsi: core: Make the map_queues callback
- * return void" in Bart Van Assche's "block: Change the return type of
- * blk_mq_map_queues() into void" series.  Debian 5.10: int, 6.1: void.
+ * returned int until v6.1, a4e1d0b76e7b ("block: Change the return type
+ * of blk_mq_map_queues() into void", Bart Van Assche), which changed the
+ * SCSI callback too.  Debian 5.10: int, 6.1: void.  Before v5.0 the
+ * callback also has no struct blk_mq_queue_map to fill (see
+ * blk_mq_queue_map.c).
  */
 #include <scsi/scsi_host.h>
 
