@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/interrupt.h>
 #include <linux/pci.h>
+#include <linux/poll.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/sysfs.h>
@@ -33,6 +34,7 @@
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_device.h>
+#include <scsi/scsi_eh.h>
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_sas.h>
 
@@ -40,8 +42,16 @@
 #include <linux/blk-mq-pci.h>
 #endif
 
+#ifndef HAVE_EPOLLIN
+#include <linux/eventpoll.h>
+#endif
+
 #ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
 #include <linux/aer.h>
+#endif
+
+#ifndef HAVE_PCI_DISABLE_LINK_STATE
+#include <linux/pci-aspm.h>
 #endif
 
 /* <linux/unaligned.h> (v6.12): see compat/linux/unaligned.h */
@@ -49,6 +59,49 @@
 /* Attribute for byte arrays that need not be NUL-terminated (v4.20). */
 #ifndef __nonstring
 #define __nonstring
+#endif
+
+/* ---- compiler and core helpers ------------------------------------------- */
+
+#ifndef HAVE_FALLTHROUGH
+/* the v5.4 pseudo keyword; older kernels do not enable the warning it quiets */
+#ifdef __has_attribute
+#if __has_attribute(__fallthrough__)
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+#endif
+#ifndef fallthrough
+#define fallthrough	do {} while (0)
+#endif
+#endif
+
+#ifndef HAVE_STRUCT_SIZE
+/* v4.18 helper: sizeof(*p) plus n trailing members, SIZE_MAX on overflow */
+static inline size_t mpt3sas_compat_struct_size(size_t base, size_t elem,
+						size_t n)
+{
+	if (elem && n > (SIZE_MAX - base) / elem)
+		return SIZE_MAX;
+	return base + elem * n;
+}
+
+#define struct_size(p, member, n)					\
+	mpt3sas_compat_struct_size(sizeof(*(p)), sizeof((*(p)).member[0]), (n))
+#endif
+
+#ifndef HAVE_POLL_T
+/* ->poll() returned unsigned int before __poll_t */
+#define __poll_t	unsigned int
+#endif
+
+#ifndef HAVE_EPOLLIN
+/* <linux/eventpoll.h> has them since v4.12; the bits equal the POLL* ones */
+#ifndef EPOLLIN
+#define EPOLLIN		POLLIN
+#endif
+#ifndef EPOLLRDNORM
+#define EPOLLRDNORM	POLLRDNORM
+#endif
 #endif
 
 /* ---- strings and sysfs ------------------------------------------------ */
@@ -163,7 +216,8 @@ static inline void scsi_build_sense(struct scsi_cmnd *scmd, int desc,
 #ifndef HAVE_SCSI_PROT_REF_TAG
 static inline u32 scsi_prot_ref_tag(struct scsi_cmnd *scmd)
 {
-	unsigned int shift = ilog2(scmd->device->sector_size) - SECTOR_SHIFT;
+	/* 9: log2 of the 512-byte sector (SECTOR_SHIFT is v4.18) */
+	unsigned int shift = ilog2(scmd->device->sector_size) - 9;
 
 	return (blk_rq_pos(scsi_cmd_to_rq(scmd)) >> shift) & 0xffffffff;
 }
