@@ -3,8 +3,9 @@
  * Probe: scsi_host_alloc(const struct scsi_host_template *, int)
  *
  * HAVE_CONST_SCSI_HOST_TEMPLATE: host templates may be const.  Since v6.4,
- * "scsi: core: Declare SCSI host template pointer members const" (Bart Van
- * Assche).  Before, passing a const template discards the qualifier.
+ * e0d3f2c694e5 ("scsi: core: Declare SCSI host template pointer members
+ * const", Bart Van Assche).  Before, passing a const template discards
+ * the qualifier.
  */
 #include <scsi/scsi_host.h>
 

@@ -3,10 +3,11 @@
  * Probe: PCI_IRQ_INTX
  *
  * HAVE_PCI_IRQ_INTX: pci_alloc_irq_vectors() flag for legacy INTx
- * interrupts.  Introduced as the new name of PCI_IRQ_LEGACY in v6.8; the
- * old name was removed in v6.11 (Damien Le Moal's "Remove PCI_IRQ_LEGACY"
- * series).  Debian 6.1 only has PCI_IRQ_LEGACY.
- * Fallback: PCI_IRQ_LEGACY.
+ * interrupts.  Introduced in v6.8 as the new name of PCI_IRQ_LEGACY by
+ * "PCI: Rename PCI_IRQ_LEGACY to PCI_IRQ_INTX" (Bjorn Helgaas, Damien Le
+ * Moal), which kept the old name as a deprecated alias; Damien Le Moal's
+ * "Remove PCI_IRQ_LEGACY" series dropped the alias later (v6.10/v6.11).
+ * Debian 6.1 only has PCI_IRQ_LEGACY.  Fallback: PCI_IRQ_LEGACY (v4.10).
  */
 #include <linux/pci.h>
 

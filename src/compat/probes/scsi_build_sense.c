@@ -3,10 +3,11 @@
  * Probe: scsi_build_sense()
  *
  * HAVE_SCSI_BUILD_SENSE: scsi_build_sense() fills the sense buffer and sets
- * the CHECK CONDITION result in one call.  Added in v5.14 by "scsi: core:
- * Introduce scsi_build_sense()" (Hannes Reinecke), which also retired
- * DRIVER_SENSE.  Fallback: scsi_build_sense_buffer() plus
- * DRIVER_SENSE << 24 | SAM_STAT_CHECK_CONDITION.
+ * the CHECK CONDITION result in one call.  Added in v5.14-rc1 by
+ * f2b1e9c6f867 ("scsi: core: Introduce scsi_build_sense()", Hannes
+ * Reinecke); DRIVER_SENSE was retired in the same release.  Fallback:
+ * scsi_build_sense_buffer() plus DRIVER_SENSE << 24 |
+ * SAM_STAT_CHECK_CONDITION.
  */
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_common.h>

@@ -3,9 +3,11 @@
  * Probe: scsi_device_busy()
  *
  * HAVE_SCSI_DEVICE_BUSY: number of commands outstanding on a SCSI device.
- * Added in v5.13 by "scsi: core: Replace sdev->device_busy with sbitmap"
- * (Ming Lei), which turned the atomic_t device_busy counter into
- * sdev->budget_map.  Fallback: atomic_read(&sdev->device_busy).
+ * Added in v5.13 by Ming Lei's series "scsi: core: Add scsi_device_busy()
+ * to read sdev->device_busy" and 020b0f0a3192 ("scsi: core: Replace
+ * sdev->device_busy with sbitmap"), which turned the atomic_t device_busy
+ * counter into sdev->budget_map.  Fallback: atomic_read(&sdev->device_busy)
+ * (an atomic_t from 4.15 to 5.12).
  */
 #include <scsi/scsi_device.h>
 

@@ -3,10 +3,11 @@
  * Probe: scsi_done()
  *
  * HAVE_SCSI_DONE: LLDs complete commands with the exported scsi_done()
- * instead of the cmd->scsi_done callback.  Added in v5.16 by "scsi: core:
- * Rename scsi_mq_done() into scsi_done() and export it" (Bart Van Assche);
- * struct scsi_cmnd.scsi_done was removed in the same release.
- * Fallback: cmd->scsi_done(cmd).
+ * instead of the cmd->scsi_done callback.  v5.16, Bart Van Assche's
+ * series: "scsi: core: Rename scsi_mq_done() into scsi_done() and export
+ * it", then 11b68e36b167 ("scsi: core: Call scsi_done directly"), after
+ * which struct scsi_cmnd.scsi_done was removed.  Fallback:
+ * cmd->scsi_done(cmd), which every kernel from 4.15 to 5.15 sets.
  */
 #include <scsi/scsi_cmnd.h>
 

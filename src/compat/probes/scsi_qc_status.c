@@ -5,8 +5,9 @@
  * HAVE_SCSI_QC_STATUS: .queuecommand returns enum scsi_qc_status (0 or one
  * of the SCSI_MLQUEUE_* values, now enumerators) instead of int.  Changed
  * in v6.19/v7.0 by Bart Van Assche's "scsi: core: Introduce enum
- * scsi_qc_status" series; Debian sid's 7.2 has it.  An int-returning
- * queuecommand no longer matches the member's type there.
+ * scsi_qc_status" series (not found in the stored sources; Debian sid's
+ * 7.2 has it, which this probe verifies).  From 4.15 to 6.18 queuecommand
+ * returns int.
  */
 #include <scsi/scsi.h>
 #include <scsi/scsi_host.h>

@@ -4,9 +4,9 @@
  *
  * HAVE_SHT_DEVICE_CONFIGURE: the LLD configures a new SCSI device by editing
  * the queue_limits handed to it, instead of calling blk_queue_*() from
- * .slave_configure.  Added in v6.11 by "scsi: add a device_configure method
- * to the host template" (Christoph Hellwig); renamed to .sdev_configure in
- * v6.14 (see sht_sdev_configure.c).
+ * .slave_configure.  Added in v6.10 by b7eefcf11f3f ("scsi: core: Add a
+ * device_configure method to the host template", Christoph Hellwig);
+ * renamed to .sdev_configure in v6.14 (see sht_sdev_configure.c).
  */
 #include <linux/blkdev.h>
 #include <scsi/scsi_host.h>

@@ -3,9 +3,9 @@
  * Probe: struct scsi_host_template.mq_poll
  *
  * HAVE_SHT_MQ_POLL: polled (HCTX_TYPE_POLL) I/O queues for SCSI hosts.
- * Added in v5.13 by "scsi: core: Add mq_poll support to SCSI layer"
- * (Kashyap Desai).  Without it the driver must not set up io_uring poll
- * queues (poll_queues=0).
+ * Added in v5.13 by af1830956dc3 ("scsi: core: Add mq_poll support to
+ * SCSI layer", Kashyap Desai), with Scsi_Host.nr_maps.  Without it the
+ * driver must not set up io_uring poll queues (poll_queues=0).
  */
 #include <scsi/scsi_host.h>
 

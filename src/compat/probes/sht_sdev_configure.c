@@ -3,9 +3,9 @@
  * Probe: struct scsi_host_template.sdev_configure
  *
  * HAVE_SHT_SDEV_CONFIGURE: v6.14 renamed .device_configure to
- * .sdev_configure (same arguments: the device and its queue_limits) and
- * dropped .slave_configure, in Bart Van Assche's "scsi: Rename .slave_alloc()
- * and .slave_destroy()" / "scsi: Convert SCSI drivers to .sdev_configure()"
+ * .sdev_configure (same arguments: the device and its queue_limits) in
+ * 47c2e30afcec ("scsi: Rename .device_configure() into
+ * .sdev_configure()", Bart Van Assche); .slave_configure went in the same
  * series.
  */
 #include <linux/blkdev.h>

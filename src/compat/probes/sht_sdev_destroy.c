@@ -3,7 +3,8 @@
  * Probe: struct scsi_host_template.sdev_destroy
  *
  * HAVE_SHT_SDEV_DESTROY: v6.14 renamed .slave_destroy to .sdev_destroy,
- * "scsi: Rename .slave_alloc() and .slave_destroy()" (Bart Van Assche).
+ * ed638918f4df ("scsi: Rename .slave_alloc() and .slave_destroy()", Bart
+ * Van Assche).
  */
 #include <scsi/scsi_host.h>
 

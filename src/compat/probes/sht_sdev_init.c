@@ -2,9 +2,9 @@
 /*
  * Probe: struct scsi_host_template.sdev_init
  *
- * HAVE_SHT_SDEV_INIT: v6.14 renamed .slave_alloc to .sdev_init, "scsi:
- * Rename .slave_alloc() and .slave_destroy()" (Bart Van Assche); the old
- * name is gone from then on.
+ * HAVE_SHT_SDEV_INIT: v6.14 renamed .slave_alloc to .sdev_init,
+ * ed638918f4df ("scsi: Rename .slave_alloc() and .slave_destroy()", Bart
+ * Van Assche); the old name is gone from then on.
  */
 #include <scsi/scsi_host.h>
 

@@ -3,9 +3,10 @@
  * Probe: struct scsi_host_template.shost_groups
  *
  * HAVE_SHT_SHOST_GROUPS: host sysfs attributes are given as attribute
- * groups.  Added in v5.16 by "scsi: core: Register sysfs attributes
- * earlier" (Bart Van Assche), which removed .shost_attrs/.sdev_attrs
- * (arrays of struct device_attribute *).
+ * groups.  Added in v5.16 by 92c4b58b15c5 ("scsi: core: Register sysfs
+ * attributes earlier", Bart Van Assche), which removed .shost_attrs and
+ * .sdev_attrs (arrays of struct device_attribute *).  Fallback: the
+ * scsi_add_host() wrapper of the compat header.
  */
 #include <scsi/scsi_host.h>
 

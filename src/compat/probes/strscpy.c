@@ -3,8 +3,9 @@
  * Probe: strscpy()
  *
  * HAVE_STRSCPY: bounded string copy that always NUL-terminates.  Added in
- * v4.3 by "string: provide strscpy()" (Chris Metcalf), so present on every
- * supported kernel; the machinery's unit test relies on that.
+ * v4.3 by 30035e45753b ("string: provide strscpy()", Chris Metcalf), so
+ * present on every supported kernel (4.15 on); the machinery's unit test
+ * relies on that.
  */
 #include <linux/string.h>
 

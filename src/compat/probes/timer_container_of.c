@@ -3,9 +3,11 @@
  * Probe: timer_container_of()
  *
  * HAVE_TIMER_CONTAINER_OF: new name of from_timer().  Added in v6.16 by
- * "treewide, timers: Rename from_timer() to timer_container_of()" (Ingo
- * Molnar); from_timer() was removed soon after.  The 6.12 driver has no
- * timer; kept for new code.  Fallback: from_timer().
+ * 41cb08555c41 ("treewide, timers: Rename from_timer() to
+ * timer_container_of()", Ingo Molnar); from_timer() itself dates from
+ * v4.14, 686fef928bba ("timer: Prepare to change timer callback argument
+ * type", Kees Cook).  The 6.12 driver has no timer; kept for new code.
+ * Fallback: from_timer().
  */
 #include <linux/timer.h>
 

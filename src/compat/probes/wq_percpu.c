@@ -3,10 +3,10 @@
  * Probe: WQ_PERCPU
  *
  * HAVE_WQ_PERCPU: explicit per-CPU workqueue flag, added in v6.17 by
- * "workqueue: Add new WQ_PERCPU flag" (Marco Crivellari) ahead of making
- * unbound the default for alloc_workqueue().  It is an enum constant, so
- * #ifdef cannot see it.  Fallback: WQ_PERCPU = 0 (per-CPU is the default
- * there).
+ * 930c2ea566af ("workqueue: Add new WQ_PERCPU flag", Marco Crivellari)
+ * ahead of making unbound the default for alloc_workqueue().  It is an
+ * enum constant, so #ifdef cannot see it.  Fallback: WQ_PERCPU = 0
+ * (per-CPU is the default there).
  */
 #include <linux/workqueue.h>
 
