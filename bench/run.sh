@@ -59,7 +59,8 @@ done
 # the shared cache: a concurrent `make vmtest` keeps its logs.
 t0=$SECONDS
 rc=0
-BUILD_ROOT=$BENCH_OUT KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
+BUILD_ROOT=$BENCH_OUT VM_DIR=$BENCH_OUT/vm \
+	KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
 	KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
 	VMTEST_STEPS=$steps VMTEST_TIMEOUT=$BENCH_TIMEOUT \
 	VMTEST_MEM=${VMTEST_MEM:-2G} \
