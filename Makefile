@@ -13,6 +13,8 @@
 #   make matrix          build against each Debian kernel series
 #   make vmtest          boot each series in QEMU and test the modules there
 #   make static          checkpatch, sparse and coccinelle on our own C
+#   make bench           time dma_pool, page carving and chainpool in QEMU on
+#                        6.1, 6.12 and sid (about 12 minutes; build/bench/)
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
 #
 # Everything generated lives in build/.
@@ -57,6 +59,10 @@ vmtest: tree
 static: tree
 	tests/static.sh
 
+# Long; not part of make check.  BENCH_KERNELS=, BENCH_N=... narrow it.
+bench:
+	bench/run.sh
+
 check: tree
 	tests/run.sh
 
@@ -73,5 +79,5 @@ distclean:
 
 include packaging/packaging.mk
 
-.PHONY: all upstream tree modules unit matrix vmtest static check repin \
+.PHONY: all upstream tree modules unit matrix vmtest static bench check repin \
 	clean distclean

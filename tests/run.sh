@@ -20,7 +20,7 @@ mkdir -p "$logdir"
 # Cheap and basic first; the package tests change the machine, so they run
 # last, and pkg-deb-range (which adds a 6.12 kernel for a while) after them.
 all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
-	static matrix vmtest vmtest-detects-faults
+	static matrix vmtest vmtest-detects-faults bench bench-tool
 	pkg-dist pkg-rpm pkg-deb-install pkg-initrd-boot pkg-deb-upgrade
 	pkg-deb-range"
 checks=${CHECKS:-$all_checks}
@@ -64,6 +64,10 @@ for c in $checks; do
 	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
 	# the harness goes red on a KTAP "not ok" and on a kernel warning
 	vmtest-detects-faults) run "$c" tests/vm-detects-faults.sh ;;
+	# cp_bench end to end on 6.1 with small N; asserts no times
+	bench) run "$c" tests/bench/check.sh ;;
+	# mpt3sas-pool-timing: log parsing, safety checks, a run on stand-ins
+	bench-tool) run "$c" tests/bench/pool-timing.sh ;;
 	pkg-dist) run "$c" tests/packaging/dist.sh ;;
 	pkg-rpm) run "$c" tests/packaging/rpm.sh ;;
 	pkg-deb-install) run "$c" tests/packaging/deb-install.sh ;;
