@@ -9,6 +9,8 @@
 #   make modules         build for KVER=<release> or KDIR=<build dir>
 #   make dist, packages  DKMS source tarball; .deb and .rpm (build/pkg/)
 #   make check           every test; ends with "N passed, N failed"
+#   make check-debug     build a KASAN/kmemleak/lockdep 6.1 kernel and run the
+#                        in-kernel tests in it
 #   make unit            user-space unit tests of the allocator
 #   make matrix          build against each Debian kernel series
 #   make vmtest          boot each series in QEMU and test the modules there
@@ -66,6 +68,9 @@ bench:
 check: tree
 	tests/run.sh
 
+check-debug: tree
+	tests/check-debug.sh
+
 repin:
 	scripts/upstream.sh repin $(PIN_VERSION)
 	rm -f $(UPSTREAM_DIR)/.verified
@@ -79,5 +84,5 @@ distclean:
 
 include packaging/packaging.mk
 
-.PHONY: all upstream tree modules unit matrix vmtest static bench check repin \
+.PHONY: all upstream tree modules unit matrix vmtest static bench check check-debug repin \
 	clean distclean

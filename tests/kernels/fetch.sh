@@ -8,7 +8,8 @@
 # the host's /boot, /lib/modules or apt configuration.
 #
 #   SERIES   5.10 (bullseye), 6.1 (bookworm), 6.12 (bookworm-security,
-#            +deb12), sid (newest kernel in unstable)
+#            +deb12), sid (newest kernel in unstable), debug (built from
+#            linux-source-6.1 by debug-kernel.sh)
 #
 # The newest kernel ABI of the series is chosen automatically.  The result is
 # written to build/kernels/<SERIES>/env (shell syntax) and printed:
@@ -28,9 +29,10 @@ LOG_TAG=fetch
 # shellcheck source=tests/kernels/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 {${ALL_SERIES// /|}}" >&2; exit 2; }
+usage() { echo "usage: $0 {${KNOWN_SERIES// /|}}" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 SERIES=$1
+[ "$SERIES" != debug ] || exec "$KLIB_DIR/debug-kernel.sh"
 SUITES=$(series_suites "$SERIES")
 ABI_RE=$(series_abi_regex "$SERIES")
 HOST_CC=${KERNEL_HOST_CC:-gcc-12}

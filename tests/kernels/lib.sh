@@ -12,6 +12,8 @@ REPO_ROOT=${REPO_ROOT:-$(cd "$KLIB_DIR/../.." && pwd)}
 BUILD_ROOT=${BUILD_ROOT:-$REPO_ROOT/build}
 KERNELS_DIR=${KERNELS_DIR:-$BUILD_ROOT/kernels}
 ALL_SERIES="5.10 6.1 6.12 sid"
+# built here, not fetched: tests/kernels/debug-kernel.sh
+KNOWN_SERIES="$ALL_SERIES debug"
 
 log()  { printf '%s: %s\n' "${LOG_TAG:-tests}" "$*" >&2; }
 die()  { printf '%s: error: %s\n' "${LOG_TAG:-tests}" "$*" >&2; exit 1; }
@@ -31,7 +33,8 @@ series_suites() {
 	6.1)  echo "bookworm bookworm-security" ;;
 	6.12) echo "bookworm bookworm-security" ;;
 	sid)  echo "sid" ;;
-	*) die "unknown kernel series '$1' (known: $ALL_SERIES)" ;;
+	debug) echo "bookworm bookworm-security" ;;
+	*) die "unknown kernel series '$1' (known: $KNOWN_SERIES)" ;;
 	esac
 }
 
