@@ -88,23 +88,46 @@ vm_deps() {
 	done
 }
 
+# Guest scripts of "@name" steps: VMTEST_SCRIPT_DIR/name (default: the
+# reliability suites' guest scripts).  A script names the modules it loads
+# in a line "# vmtest-modules: mod...".
+VMTEST_SCRIPT_DIR=${VMTEST_SCRIPT_DIR:-$VM_SRC/../reliability/guest}
+
+# vm_step_modules STEPS: the modules the steps load, one per line
+vm_step_modules() {
+	local script
+	echo "$1" | awk '$1 !~ /^(#|\+|@|$)/ {sub(/^!/, "", $1); print $1}'
+	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}'); do
+		[ -f "$VMTEST_SCRIPT_DIR/$script" ] || die "no guest script $VMTEST_SCRIPT_DIR/$script"
+		sed -n 's/^# vmtest-modules://p' "$VMTEST_SCRIPT_DIR/$script" | tr ' ' '\n' | grep -v '^$'
+	done
+}
+
 # vm_initramfs SERIES MODULES_DIR STEPS INITRD
 vm_initramfs() {
 	local series=$1 mods=$2 steps=$3 initrd=$4 st=$VM_DIR/$1/initramfs
-	local bb mod name f
+	local bb mod name f script
 	bb=$(command -v busybox) || die "busybox missing (Debian package busybox-static)"
 	! ldd "$bb" >/dev/null 2>&1 || die "$bb is not static (install Debian's busybox-static)"
 	rm -rf "$st"
-	mkdir -p "$st/bin" "$st/etc/vmtest" "$st/lib/vmtest" "$st/proc" "$st/sys" "$st/dev" "$st/tmp"
+	mkdir -p "$st/bin" "$st/etc/vmtest" "$st/lib/vmtest/scripts" "$st/proc" "$st/sys" "$st/dev" "$st/tmp"
 	cp "$bb" "$st/bin/busybox"
 	for f in sh mount insmod rmmod lsmod dmesg grep cat echo sleep poweroff \
-		 readlink basename tr wc head uname ls stat; do
+		 readlink basename tr wc head uname ls stat awk sed find sort cut \
+		 tail seq su sync expr; do
 		ln -s busybox "$st/bin/$f"
 	done
 	install -m 0755 "$VM_SRC/init" "$st/init"
+	# an unprivileged user for permission checks (su nobody)
+	printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$st/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' > "$st/etc/group"
+	install -m 0644 "$VM_SRC/guestlib.sh" "$st/lib/vmtest/guestlib.sh"
 	printf "VMTEST_SPLAT_RE='%s'\n" "$VMTEST_GUEST_SPLAT_RE" > "$st/etc/vmtest/conf"
 	echo "$steps" > "$st/etc/vmtest/steps"
-	for mod in $(echo "$steps" | awk '$1 !~ /^(#|\+|$)/ {print $1}' | sort -u); do
+	for script in $(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
+		install -m 0755 "$VMTEST_SCRIPT_DIR/$script" "$st/lib/vmtest/scripts/$script"
+	done
+	for mod in $(vm_step_modules "$steps" | sort -u); do
 		[ -f "$mods/$mod.ko" ] || die "$series: $mods/$mod.ko missing"
 		: > "$st/etc/vmtest/$mod.deps"
 		for f in $(vm_deps "$mods/$mod.ko" | awk '!seen[$0]++'); do

@@ -20,6 +20,7 @@
 #   VMTEST_APPEND      extra kernel command line
 #   VMTEST_PARALLEL    1 (default): boot a kernel's setups side by side; 0: one by one
 #   VMTEST_PREFETCH    1 (default): fetch all kernels in the background first
+#   VM_DIR             where logs and initramfs go (default build/vm)
 #
 # Logs: build/vm/<series>-<setup>.log (serial console).  Ends with the line
 # "N passed, N failed"; exits non-zero if anything failed.
@@ -38,7 +39,7 @@ VMTEST_MEM=${VMTEST_MEM:-1G}
 VMTEST_APPEND=${VMTEST_APPEND:-}
 VMTEST_PARALLEL=${VMTEST_PARALLEL:-1}
 VMTEST_PREFETCH=${VMTEST_PREFETCH:-1}
-VM_DIR=$BUILD_ROOT/vm
+VM_DIR=${VM_DIR:-$BUILD_ROOT/vm}
 
 # The project's modules must know every parameter in the steps; the kernel's
 # own mpt3sas (self-test mode) ignores chain_allocator with a warning.

@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh disable=SC2034
+#
+# Helpers for the guest scripts of "@name" steps (see tests/vm/init),
+# installed as /lib/vmtest/guestlib.sh; a script sets GL_TAG and sources it.
+#
+# - gl_fail records a failure (the script must then exit non-zero: gl_end);
+# - gl_load/gl_unload insmod (after the dependencies) and rmmod a module;
+# - gl_klog takes the kernel log since the last call (dmesg -c), so long
+#   loops never overflow the ring buffer; it keeps the splat and KTAP
+#   "not ok" lines for init's final scan and fails the script on a splat;
+# - gl_free_pages/gl_slab_pages read the free page count (buddy plus the
+#   per-CPU lists) and the unreclaimable slab pages, after dropping caches
+#   and shrinking every slab cache, so what is left is what is held;
+# - gl_kmemleak scans with kmemleak where the kernel has it.
+
+PATH=/bin
+export PATH
+. /etc/vmtest/conf	# VMTEST_SPLAT_RE
+GL_TAG=${GL_TAG:-guest}
+GL_FAILED=0
+GL_FAILS=/tmp/vmtest.step-fails
+GL_KEPT=/tmp/vmtest.klog-kept
+
+# To stderr, the console: also from inside $(...), e.g. gl_klog's.
+gl_say() { echo "$GL_TAG: $*" >&2; }
+
+gl_fail() {
+	echo "$GL_TAG: FAIL: $*" >&2
+	echo "$GL_TAG: $*" >> "$GL_FAILS"
+	GL_FAILED=$((GL_FAILED + 1))
+}
+
+# gl_end: print the verdict and exit with it (gl_fail may have run in a
+# subshell, e.g. in gl_klog under $(...): the file counts too)
+gl_end() {
+	if [ "$GL_FAILED" = 0 ] && [ ! -s "$GL_FAILS" ]; then
+		gl_say "PASS"
+		exit 0
+	fi
+	gl_say "FAIL ($(grep -c . "$GL_FAILS") failure(s))"
+	exit 1
+}
+
+gl_loaded() { [ -d "/sys/module/$(echo "$1" | tr - _)" ]; }
+
+# gl_load MODULE [PARAMS...]: dependencies, then insmod; insmod's status
+gl_load() {
+	gl_mod=$1
+	shift
+	while read -r ko; do
+		[ -n "$ko" ] || continue
+		gl_loaded "${ko%.ko}" && continue
+		insmod "/lib/vmtest/$ko" || gl_fail "insmod ${ko%.ko} (for $gl_mod) failed"
+	done < "/etc/vmtest/$gl_mod.deps"
+	insmod "/lib/vmtest/$gl_mod.ko" "$@"
+}
+
+gl_unload() {
+	rmmod "$1" || { gl_fail "rmmod $1 failed"; return 1; }
+}
+
+# gl_klog: print the kernel log since the last call and clear it; keep
+# splats and KTAP "not ok" lines for init, and fail on a splat.
+gl_klog() {
+	gl_chunk=$(dmesg -c)
+	gl_bad=$(echo "$gl_chunk" | grep -E "$VMTEST_SPLAT_RE|^\[[ 0-9.]*\] *not ok [0-9]")
+	if [ -n "$gl_bad" ]; then
+		echo "$gl_bad" >> "$GL_KEPT"
+		echo "$gl_bad" | head -n 5 | while read -r l; do gl_say "kernel: $l"; done
+		echo "$gl_bad" | grep -qE "$VMTEST_SPLAT_RE" &&
+			gl_fail "splat in the kernel log: $(echo "$gl_bad" | grep -m1 -E "$VMTEST_SPLAT_RE" | cut -c1-100)"
+	fi
+	echo "$gl_chunk"
+}
+
+gl_settle() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 > "$f"
+	done 2>/dev/null
+}
+
+# gl_free_pages: free pages, buddy allocator plus per-CPU lists
+gl_free_pages() {
+	gl_settle
+	awk '$1 == "nr_free_pages" && FILENAME == "/proc/vmstat" { n += $2 }
+	     $1 == "count:" && FILENAME == "/proc/zoneinfo" { n += $2 }
+	     END { print n + 0 }' /proc/vmstat /proc/zoneinfo
+}
+
+# gl_slab_pages: unreclaimable slab pages (read after gl_free_pages)
+gl_slab_pages() {
+	awk '$1 == "nr_slab_unreclaimable" { print $2 }' /proc/vmstat
+}
+
+# Tolerances of gl_mem_check, in pages.  Noise seen under TCG: up to 35
+# free and 16 slab pages plain, 63 and 25 with the IOMMU (page tables and
+# IOVA caches come and go).  A 128 KiB slab (32 pages) leaked per iteration
+# fails by the third (plain) or fifth (iommu).  The kernel command line can
+# set others: vmtest.free_tol=N vmtest.slab_tol=N (VMTEST_APPEND).
+GL_FREE_TOL=64
+GL_SLAB_TOL=32
+if [ "${VMTEST_SETUP:-plain}" = iommu ]; then
+	GL_FREE_TOL=128
+	GL_SLAB_TOL=48
+fi
+for w in $(cat /proc/cmdline); do
+	case $w in
+	vmtest.free_tol=*) GL_FREE_TOL=${w#*=} ;;
+	vmtest.slab_tol=*) GL_SLAB_TOL=${w#*=} ;;
+	esac
+done
+
+# gl_mem_base: remember the current readings as the starting point (after a
+# second settling: RCU frees what the first one dropped)
+gl_mem_base() {
+	gl_settle
+	sleep 1
+	GL_FREE0=$(gl_free_pages)
+	GL_SLAB0=$(gl_slab_pages)
+	GL_FREE_DRIFT=0
+	GL_SLAB_DRIFT=0
+	GL_LEAKS=0
+	gl_say "memory: starting point $GL_FREE0 free pages, $GL_SLAB0 slab pages"
+}
+
+# gl_mem_check WHAT: free pages and slab pages must be back at the
+# starting point, within GL_FREE_TOL and GL_SLAB_TOL.  The starting point
+# follows the best reading so far (most free, least slab), so memory the
+# kernel gave back late cannot hide a later leak.  Sets gl_df (free pages
+# missing) and gl_ds (slab pages added).
+gl_mem_check() {
+	gl_free=$(gl_free_pages)
+	gl_slab=$(gl_slab_pages)
+	gl_df=$((GL_FREE0 - gl_free))
+	gl_ds=$((gl_slab - GL_SLAB0))
+	[ "$gl_df" -le "$GL_FREE_DRIFT" ] || GL_FREE_DRIFT=$gl_df
+	[ "$gl_ds" -le "$GL_SLAB_DRIFT" ] || GL_SLAB_DRIFT=$gl_ds
+	if [ "$gl_df" -gt "$GL_FREE_TOL" ]; then
+		GL_LEAKS=$((GL_LEAKS + 1))
+		gl_fail "$1: $gl_df free pages missing since the start (tolerance $GL_FREE_TOL)"
+	elif [ "$gl_ds" -gt "$GL_SLAB_TOL" ]; then
+		GL_LEAKS=$((GL_LEAKS + 1))
+		gl_fail "$1: $gl_ds slab pages added since the start (tolerance $GL_SLAB_TOL)"
+	fi
+	[ "$gl_free" -le "$GL_FREE0" ] || GL_FREE0=$gl_free
+	[ "$gl_slab" -ge "$GL_SLAB0" ] || GL_SLAB0=$gl_slab
+}
+
+# gl_kmemleak: with kmemleak, scan (twice, objects must be 5 s old) and
+# fail on any unreferenced object; sets GL_KMEMLEAK to the count, or to
+# "absent" when the kernel has no usable kmemleak
+gl_kmemleak() {
+	gl_kml=/sys/kernel/debug/kmemleak
+	if [ ! -e $gl_kml ] || ! echo scan > $gl_kml 2>/dev/null; then
+		GL_KMEMLEAK=absent
+		gl_say "kmemleak: not in this kernel"
+		return 0
+	fi
+	sleep 6
+	echo scan > $gl_kml
+	GL_KMEMLEAK=$(grep -c '^unreferenced object' $gl_kml)
+	if [ "$GL_KMEMLEAK" != 0 ]; then
+		head -n 40 $gl_kml | while read -r l; do gl_say "kmemleak: $l"; done
+		gl_fail "kmemleak: $GL_KMEMLEAK unreferenced object(s)"
+	else
+		gl_say "kmemleak: no unreferenced object"
+	fi
+}
+
+# gl_ktap_ok LOG NAME: the chunk of log has "ok 1 - NAME" and no "not ok"
+gl_ktap_ok() {
+	echo "$1" | grep -qE "^\[[ 0-9.]*\] ok 1 - $2\$" &&
+		! echo "$1" | grep -qE '^\[[ 0-9.]*\] *not ok'
+}
