@@ -717,21 +717,22 @@ static unsigned long cpt_free_pages(void)
 /*
  * inuse_blocks=K: destroy the anchor pool with K blocks still allocated.
  * chainpool reports it, as dma_pool_destroy() does, and keeps the slabs
- * (the device may still use them): the free page count does not get them
- * back, and the blocks stay writable.
+ * (the device may still use them): the destroy gives the free page count
+ * nothing like the pool's pages back, and the blocks stay writable.
  */
 static void cpt_rel_inuse(void)
 {
 	struct cpt_block *blocks;
 	struct chainpool_stats st;
 	struct chainpool *pool;
-	unsigned long before, after, kept, slack;
+	unsigned long before, after, gained, dma_pages;
 	unsigned int got, i;
 
-	blocks = vmalloc(max(inuse_blocks, 1U) * sizeof(*blocks));
+	if (!CPT_CHECK(inuse_blocks))
+		return;
+	blocks = vmalloc(inuse_blocks * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	before = cpt_free_pages();
 	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
@@ -739,19 +740,16 @@ static void cpt_rel_inuse(void)
 	got = cpt_alloc_n(pool, blocks, inuse_blocks);
 	CPT_CHECK(got == inuse_blocks);
 	chainpool_get_stats(pool, &st);
+	dma_pages = st.dma_bytes >> PAGE_SHIFT;
+	/* Only the destroy in between: metadata comes back, slabs must not. */
+	before = cpt_free_pages();
 	chainpool_destroy(pool);
 	after = cpt_free_pages();
-	kept = before > after ? before - after : 0;
-	/* Other allocations come and go meanwhile; 1/8 of the pool is plenty. */
-	slack = (st.dma_bytes >> PAGE_SHIFT) / 8;
-	pr_info("# rel inuse: in_use=%u slabs=%u dma_pages=%llu free_pages_kept=%lu\n",
-		got, st.nr_slabs, st.dma_bytes >> PAGE_SHIFT, kept);
-	if (!got) {
-		CPT_CHECK(kept < slack);
-		goto out;
-	}
+	gained = after > before ? after - before : 0;
+	pr_info("# rel inuse: in_use=%u slabs=%u dma_pages=%lu free_pages_gained=%lu\n",
+		got, st.nr_slabs, dma_pages, gained);
 	/* Still ours, the device could be writing there: check, then write. */
-	if (CPT_CHECK(kept + slack >= (st.dma_bytes >> PAGE_SHIFT)))
+	if (CPT_CHECK(got && gained < dma_pages / 2))
 		for (i = 0; i < got; i++)
 			memset(blocks[i].cpu, 0x5a, CPT_CHAIN_SIZE);
 out:
