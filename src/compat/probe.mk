@@ -31,6 +31,12 @@
 # defined for each object that came out of it.  A built-in sanity probe
 # must always compile; if it does not, the compiler or KDIR is broken and
 # probing fails loudly instead of reporting every API as missing.
+#
+# Every probe's comment says what the probe tests, since which kernel and
+# (where found) by which commit, and what the fallback is.  Its line
+# " * Since: vX.Y[.Z] [(commit)]" names the first mainline release with
+# the API in the probed form; tests/compat/old-kernel-fallbacks.sh forces
+# every probe newer than packaging/kernel-min false from it.
 
 COMPAT_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 

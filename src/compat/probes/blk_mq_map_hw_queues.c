@@ -8,6 +8,8 @@
  * 6.12.y (Debian's 6.12 has it); blk_mq_pci_map_queues() was later
  * removed.  Fallback (v5.0 on): blk_mq_pci_map_queues(map,
  * to_pci_dev(dev), offset); before v5.0 the driver maps no queues.
+ *
+ * Since: v6.14 (1452e9b470c9)
  */
 #include <linux/blk-mq.h>
 

@@ -11,6 +11,8 @@
  * (ed76e329d74a, "blk-mq: abstract out queue map").  Removed after
  * blk_mq_map_hw_queues() replaced it (v6.14/v6.15, Daniel Wagner).
  * Before v5.0 the driver does not map queues itself (patch 0107).
+ *
+ * Since: v5.0 (ed76e329d74a)
  */
 #include <linux/blk-mq.h>
 #include <linux/blk-mq-pci.h>

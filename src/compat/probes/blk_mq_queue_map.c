@@ -10,6 +10,8 @@
  * whole struct blk_mq_tag_set.  Without it the driver leaves .map_queues
  * unset: it runs one hardware queue there (no shost->host_tagset before
  * v5.10), which the midlayer's default map covers.
+ *
+ * Since: v5.0 (ed76e329d74a)
  */
 #include <linux/blk-mq.h>
 

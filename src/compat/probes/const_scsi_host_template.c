@@ -6,6 +6,8 @@
  * e0d3f2c694e5 ("scsi: core: Declare SCSI host template pointer members
  * const", Bart Van Assche).  Before, passing a const template discards
  * the qualifier.
+ *
+ * Since: v6.4 (e0d3f2c694e5)
  */
 #include <scsi/scsi_host.h>
 

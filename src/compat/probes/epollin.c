@@ -8,6 +8,8 @@
  * had the constants since v4.12, 7e040726850a ("eventpoll.h: add missing
  * epoll event masks").  Fallback: include <linux/eventpoll.h>, else the
  * POLL* values (the same bits).
+ *
+ * Since: v4.16 (a9a08845e9ac)
  */
 #include <linux/poll.h>
 

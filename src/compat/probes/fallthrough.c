@@ -7,6 +7,8 @@
  * that adds the pseudo keyword.  Fallback: the compiler attribute where
  * the compiler knows it, else an empty statement (kernels before v5.3 do
  * not enable the warning).
+ *
+ * Since: v5.4 (294f69e662d1)
  */
 #include <linux/kernel.h>
 

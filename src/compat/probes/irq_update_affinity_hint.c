@@ -7,6 +7,8 @@
  * ("genirq: Provide new interfaces for affinity hints", Thomas Gleixner),
  * which deprecated irq_set_affinity_hint(); backported to several stable
  * trees (Debian 5.10 has it).  Fallback: irq_set_affinity_hint().
+ *
+ * Since: v5.17 (65c7cdedeb30)
  */
 #include <linux/interrupt.h>
 

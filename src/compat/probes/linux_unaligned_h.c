@@ -6,6 +6,8 @@
  * <asm/unaligned.h> to <linux/unaligned.h> in v6.12, "move asm/unaligned.h
  * to linux/unaligned.h" (Al Viro); the asm header is gone since.
  * Fallback: compat/linux/unaligned.h includes <asm/unaligned.h>.
+ *
+ * Since: v6.12
  */
 #include <linux/types.h>
 #include <linux/unaligned.h>

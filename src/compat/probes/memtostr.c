@@ -5,6 +5,8 @@
  * HAVE_MEMTOSTR: copy a fixed-size, possibly unterminated byte array into a
  * C string array.  Added in v6.11 by "string.h: Introduce memtostr() and
  * memtostr_pad()" (Kees Cook).  Fallback: an equivalent macro.
+ *
+ * Since: v6.11
  */
 #include <linux/kernel.h>
 #include <linux/string.h>

@@ -7,6 +7,8 @@
  * Wilczynski's ASPM header cleanup, which removed the old header); v4.15
  * to v5.3 declare them only in <linux/pci-aspm.h>.  The 6.12 driver
  * includes just <linux/pci.h>.  Fallback: include <linux/pci-aspm.h>.
+ *
+ * Since: v5.4
  */
 #include <linux/pci.h>
 

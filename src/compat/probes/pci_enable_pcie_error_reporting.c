@@ -10,6 +10,8 @@
  * pci_aer_clear_nonfatal_status() (v5.7's new name of
  * pci_cleanup_aer_uncorrect_error_status()); with this probe false the
  * compat header provides no-op stubs for older code.
+ *
+ * Since: v2.6.19
  */
 #include <linux/pci.h>
 #include <linux/aer.h>

@@ -8,6 +8,8 @@
  * Moal), which kept the old name as a deprecated alias; Damien Le Moal's
  * "Remove PCI_IRQ_LEGACY" series dropped the alias later (v6.10/v6.11).
  * Debian 6.1 only has PCI_IRQ_LEGACY.  Fallback: PCI_IRQ_LEGACY (v4.10).
+ *
+ * Since: v6.8
  */
 #include <linux/pci.h>
 

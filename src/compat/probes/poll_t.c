@@ -7,6 +7,8 @@
  * series; SCST's backport.h dates it to v4.16, 65aaf87b3aa2 ("add
  * EPOLLNVAL, annotate EPOLL... and event_poll->event").  Before,
  * ->poll() returned unsigned int.  Fallback: typedef unsigned int __poll_t.
+ *
+ * Since: v4.16 (65aaf87b3aa2)
  */
 #include <linux/poll.h>
 

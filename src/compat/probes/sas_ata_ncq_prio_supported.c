@@ -7,6 +7,8 @@
  * v6.10 by "scsi: libsas: Define NCQ Priority sysfs attributes for SATA
  * devices" (Igor Pylypiv); backported to 6.1.y, not in Debian 5.10.
  * Fallback: read VPD page 0x89 with scsi_get_vpd_page().
+ *
+ * Since: v6.10
  */
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_sas.h>

@@ -7,6 +7,8 @@
  * Broadcom SAS-4 HBAs (mpi3mr, mpt3sas); not in Debian 5.10.  It is an
  * enum constant, so #ifdef cannot see it.  Fallback: report such links as
  * SAS_LINK_RATE_12_0_GBPS, the fastest rate those kernels can name.
+ *
+ * Since: v5.18
  */
 #include <scsi/scsi_transport_sas.h>
 

@@ -8,6 +8,8 @@
  * Reinecke); DRIVER_SENSE was retired in the same release.  Fallback:
  * scsi_build_sense_buffer() plus DRIVER_SENSE << 24 |
  * SAM_STAT_CHECK_CONDITION.
+ *
+ * Since: v5.14 (f2b1e9c6f867)
  */
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_common.h>

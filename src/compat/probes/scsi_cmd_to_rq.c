@@ -7,6 +7,8 @@
  * the scsi_cmd_to_rq() function", Bart Van Assche), which started the
  * removal of struct scsi_cmnd.request (gone in v5.16).  Backported to
  * Debian 5.10.  Fallback: cmd->request (present from 4.15 on).
+ *
+ * Since: v5.15 (51f3a4788928)
  */
 #include <scsi/scsi_cmnd.h>
 

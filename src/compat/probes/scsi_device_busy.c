@@ -8,6 +8,8 @@
  * sdev->device_busy with sbitmap"), which turned the atomic_t device_busy
  * counter into sdev->budget_map.  Fallback: atomic_read(&sdev->device_busy)
  * (an atomic_t from 4.15 to 5.12).
+ *
+ * Since: v5.13 (020b0f0a3192)
  */
 #include <scsi/scsi_device.h>
 

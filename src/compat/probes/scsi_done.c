@@ -8,6 +8,8 @@
  * it", then 11b68e36b167 ("scsi: core: Call scsi_done directly"), after
  * which struct scsi_cmnd.scsi_done was removed.  Fallback:
  * cmd->scsi_done(cmd), which every kernel from 4.15 to 5.15 sets.
+ *
+ * Since: v5.16 (11b68e36b167)
  */
 #include <scsi/scsi_cmnd.h>
 

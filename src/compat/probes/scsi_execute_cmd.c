@@ -8,6 +8,8 @@
  * v6.3.  A 6.1.y backport was reverted in 6.1.86, so Debian 6.1 lacks it.
  * The 6.12 driver does not call scsi_execute_cmd() (nor scsi_execute()),
  * so there is no shim; recorded so that a future driver update can test it.
+ *
+ * Since: v6.3
  */
 #include <scsi/scsi_device.h>
 

@@ -6,6 +6,8 @@
  * v4.19 by "scsi: core: introduce scsi_host_busy()" (Ming Lei), before
  * host_busy stopped being a counter (v5.0).  Fallback:
  * atomic_read(&shost->host_busy), an atomic_t in 4.15 to 4.18.
+ *
+ * Since: v4.19
  */
 #include <scsi/scsi_host.h>
 

@@ -8,6 +8,8 @@
  * Introduce scsi_get_sector()", v5.15 (SCST's backport.h); a 5.10.y
  * backport was reverted, so Debian 5.10 lacks it.  Fallback: the same
  * computation on blk_rq_pos().
+ *
+ * Since: v5.15 (7ba46799d346)
  */
 #include <scsi/scsi_cmnd.h>
 

@@ -8,6 +8,8 @@
  * scsi_qc_status" series (not found in the stored sources; Debian sid's
  * 7.2 has it, which this probe verifies).  From 4.15 to 6.18 queuecommand
  * returns int.
+ *
+ * Since: v6.19
  */
 #include <scsi/scsi.h>
 #include <scsi/scsi_host.h>

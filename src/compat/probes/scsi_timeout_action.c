@@ -9,6 +9,8 @@
  * BLK_EH_NOT_HANDLED became BLK_EH_DONE in v4.18, 6600593cbd93 ("block:
  * rename BLK_EH_NOT_HANDLED to BLK_EH_DONE").  The 6.12 driver does not
  * implement .eh_timed_out; recorded for new code.
+ *
+ * Since: v6.2 (dee7121e8c0a)
  */
 #include <scsi/scsi_host.h>
 

@@ -8,6 +8,8 @@
  * of BLK_MQ_F_TAG_HCTX_SHARED.  Without it the driver must not expose more
  * than one hardware queue: mpt3sas_compat_host_tagset() then says no and
  * mpt3sas_compat_set_host_tagset() does nothing (patch 0105).
+ *
+ * Since: v5.10 (bdb01301f3ea)
  */
 #include <scsi/scsi_host.h>
 

@@ -5,6 +5,8 @@
  * HAVE_SHT_BIOS_PARAM_GENDISK: .bios_param gets the struct gendisk instead
  * of a struct block_device since v6.16 (Christoph Hellwig's "scsi: pass
  * a gendisk to ->bios_param" conversion); Debian sid's 7.2 has it.
+ *
+ * Since: v6.16
  */
 #include <linux/blkdev.h>
 #include <scsi/scsi_host.h>

@@ -7,6 +7,8 @@
  * .slave_configure.  Added in v6.10 by b7eefcf11f3f ("scsi: core: Add a
  * device_configure method to the host template", Christoph Hellwig);
  * renamed to .sdev_configure in v6.14 (see sht_sdev_configure.c).
+ *
+ * Since: v6.10 (b7eefcf11f3f)
  */
 #include <linux/blkdev.h>
 #include <scsi/scsi_host.h>

@@ -8,6 +8,8 @@
  * SCSI callback too.  Debian 5.10: int, 6.1: void.  Before v5.0 the
  * callback also has no struct blk_mq_queue_map to fill (see
  * blk_mq_queue_map.c).
+ *
+ * Since: v6.1 (a4e1d0b76e7b)
  */
 #include <scsi/scsi_host.h>
 

@@ -7,6 +7,8 @@
  * "scsi: core: add a max_segment_size field to the host template" series,
  * which also removed .use_clustering (see sht_use_clustering.c).  Before,
  * the block layer's 64 KiB default applies.
+ *
+ * Since: v5.0
  */
 #include <scsi/scsi_host.h>
 

@@ -6,6 +6,8 @@
  * Added in v5.13 by af1830956dc3 ("scsi: core: Add mq_poll support to
  * SCSI layer", Kashyap Desai), with Scsi_Host.nr_maps.  Without it the
  * driver must not set up io_uring poll queues (poll_queues=0).
+ *
+ * Since: v5.13 (af1830956dc3)
  */
 #include <scsi/scsi_host.h>
 

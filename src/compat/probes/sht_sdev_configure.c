@@ -7,6 +7,8 @@
  * 47c2e30afcec ("scsi: Rename .device_configure() into
  * .sdev_configure()", Bart Van Assche); .slave_configure went in the same
  * series.
+ *
+ * Since: v6.14 (47c2e30afcec)
  */
 #include <linux/blkdev.h>
 #include <scsi/scsi_host.h>

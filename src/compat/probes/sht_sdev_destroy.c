@@ -5,6 +5,8 @@
  * HAVE_SHT_SDEV_DESTROY: v6.14 renamed .slave_destroy to .sdev_destroy,
  * ed638918f4df ("scsi: Rename .slave_alloc() and .slave_destroy()", Bart
  * Van Assche).
+ *
+ * Since: v6.14 (ed638918f4df)
  */
 #include <scsi/scsi_host.h>
 

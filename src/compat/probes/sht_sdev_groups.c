@@ -7,6 +7,8 @@
  * groups"), next to .sdev_attrs; the only way since v5.16.
  * Not in v4.15/v4.16 (Ubuntu 18.04).  Fallback: .sdev_attrs, filled from
  * the same groups by the compat header's scsi_add_host() wrapper.
+ *
+ * Since: v4.17 (86b87cde0b55)
  */
 #include <scsi/scsi_host.h>
 

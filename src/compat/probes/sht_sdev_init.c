@@ -5,6 +5,8 @@
  * HAVE_SHT_SDEV_INIT: v6.14 renamed .slave_alloc to .sdev_init,
  * ed638918f4df ("scsi: Rename .slave_alloc() and .slave_destroy()", Bart
  * Van Assche); the old name is gone from then on.
+ *
+ * Since: v6.14 (ed638918f4df)
  */
 #include <scsi/scsi_host.h>
 

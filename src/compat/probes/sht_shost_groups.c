@@ -7,6 +7,8 @@
  * attributes earlier", Bart Van Assche), which removed .shost_attrs and
  * .sdev_attrs (arrays of struct device_attribute *).  Fallback: the
  * scsi_add_host() wrapper of the compat header.
+ *
+ * Since: v5.16 (92c4b58b15c5)
  */
 #include <scsi/scsi_host.h>
 

@@ -6,6 +6,8 @@
  * v4.3 by 30035e45753b ("string: provide strscpy()", Chris Metcalf), so
  * present on every supported kernel (4.15 on); the machinery's unit test
  * relies on that.
+ *
+ * Since: v4.3 (30035e45753b)
  */
 #include <linux/string.h>
 

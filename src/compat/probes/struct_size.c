@@ -7,6 +7,8 @@
  * 610b15c50e86 ("overflow.h: Add allocation size calculation helpers",
  * Kees Cook); <linux/slab.h> pulls <linux/overflow.h> in since then.
  * Fallback: the same saturating computation in the compat header.
+ *
+ * Since: v4.18 (610b15c50e86)
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>

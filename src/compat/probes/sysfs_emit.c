@@ -8,6 +8,8 @@
  * 4.4.y to 5.4.y stable trees in 2021 with the iSCSI sysfs fixes, so
  * distribution 4.x/5.4 kernels may have it.  Fallback: vscnprintf() into
  * PAGE_SIZE.
+ *
+ * Since: v5.10 (2efc459d06f1)
  */
 #include <linux/sysfs.h>
 

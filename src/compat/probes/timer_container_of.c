@@ -8,6 +8,8 @@
  * v4.14, 686fef928bba ("timer: Prepare to change timer callback argument
  * type", Kees Cook).  The 6.12 driver has no timer; kept for new code.
  * Fallback: from_timer().
+ *
+ * Since: v6.16 (41cb08555c41)
  */
 #include <linux/timer.h>
 

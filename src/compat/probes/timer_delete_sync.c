@@ -7,6 +7,8 @@
  * Gleixner), backported to the 5.10.y/5.15.y/6.1.y stable trees (Debian
  * 5.10 has it); del_timer_sync() was removed in v6.16.  The 6.12 driver
  * has no timer; kept for new code.  Fallback: del_timer_sync().
+ *
+ * Since: v6.2
  */
 #include <linux/timer.h>
 

@@ -7,6 +7,8 @@
  * ahead of making unbound the default for alloc_workqueue().  It is an
  * enum constant, so #ifdef cannot see it.  Fallback: WQ_PERCPU = 0
  * (per-CPU is the default there).
+ *
+ * Since: v6.17 (930c2ea566af)
  */
 #include <linux/workqueue.h>
 
