@@ -8,7 +8,11 @@
 #     leaves the test probes out;
 #  3. a second run with the same kernel reuses the cached result;
 #  4. a KDIR that cannot build anything makes probe.mk fail loudly instead
-#     of reporting every API as missing.
+#     of reporting every API as missing;
+#  5. COMPAT_FORCE_FALSE turns a present API off, says so, and probes again;
+#     a name that is no probe is an error;
+#  6. every probe's comment has the " * Since: vX.Y" line that
+#     old-kernel-fallbacks.sh reads.
 # Ends with the plain line "compat: N passed, N failed"; exits 1 on failure.
 
 set -u
@@ -116,6 +120,47 @@ elif grep -q 'sanity probe did not build' "$work/bad.log"; then
 	ok "broken KDIR fails the sanity probe"
 else
 	fail "broken KDIR failed without the sanity message"
+fi
+
+# 5. COMPAT_FORCE_FALSE
+out=$work/test
+if probe PROBES="$here/probes" OUT="$out" \
+	COMPAT_FORCE_FALSE=HAVE_COMPAT_TEST_TRUE > "$work/force.log" 2>&1; then
+	h=$out/compat_config.h
+	if grep -q 'is up to date' "$work/force.log"; then
+		fail "COMPAT_FORCE_FALSE reused the cached result"
+	elif grep -qx '/\* HAVE_COMPAT_TEST_TRUE forced false by COMPAT_FORCE_FALSE \*/' "$h" &&
+	     ! grep -q '#define HAVE_COMPAT_TEST_TRUE' "$h" &&
+	     grep -q 'HAVE_COMPAT_TEST_TRUE *no (forced)' "$out/compat_summary.txt" &&
+	     grep -q 'compat: .*: 2 probes, 0 yes, 2 no' "$out/compat_summary.txt"; then
+		ok "COMPAT_FORCE_FALSE turns a present API off and says so"
+	else
+		fail "COMPAT_FORCE_FALSE did not turn HAVE_COMPAT_TEST_TRUE off"
+		sed 's/^/      | /' "$h" "$out/compat_summary.txt"
+	fi
+else
+	fail "probe.mk failed with COMPAT_FORCE_FALSE:"
+	sed 's/^/      | /' "$work/force.log"
+fi
+if probe PROBES="$here/probes" OUT="$work/typo" \
+	COMPAT_FORCE_FALSE=HAVE_COMPAT_TEST_TYPO > "$work/typo.log" 2>&1; then
+	fail "COMPAT_FORCE_FALSE accepted a name that is no probe"
+elif grep -q 'HAVE_COMPAT_TEST_TYPO, which is no probe' "$work/typo.log"; then
+	ok "COMPAT_FORCE_FALSE rejects a name that is no probe"
+else
+	fail "COMPAT_FORCE_FALSE typo failed without the message"
+fi
+
+# 6. the version line of every probe
+missing=
+for f in "$top"/src/compat/probes/*.c; do
+	[ "$(grep -c '^ \* Since: v[0-9][0-9.]*\( .*\)\{0,1\}$' "$f")" -eq 1 ] ||
+		missing="$missing $(basename "$f")"
+done
+if [ -z "$missing" ]; then
+	ok "every probe has one ' * Since: vX.Y' line"
+else
+	fail "probes without one ' * Since: vX.Y' line:$missing"
 fi
 
 echo "compat: $passed passed, $failed failed"
