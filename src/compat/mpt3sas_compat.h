@@ -13,6 +13,13 @@
  *  - where the upstream code itself must differ (host template members and
  *    callback signatures), the compat patches in mpt3sas/patches/01xx make
  *    it use the MPT3SAS_SHT_*() and MPT3SAS_DEFINE_*() macros below.
+ *
+ * Every fallback also compiles where the kernel has the API: a function is
+ * defined as mpt3sas_compat_<name>() and <name> #defined to it, a macro is
+ * #undef'ed first.  On the kernels a fallback is for that changes nothing;
+ * it lets tests/compat/old-kernel-fallbacks.sh force probes false and
+ * compile the fallbacks of the oldest supported kernel on the newer
+ * kernels we have headers for.
  */
 #ifndef MPT3SAS_COMPAT_H
 #define MPT3SAS_COMPAT_H
@@ -65,6 +72,7 @@
 
 #ifndef HAVE_FALLTHROUGH
 /* the v5.4 pseudo keyword; older kernels do not enable the warning it quiets */
+#undef fallthrough
 #ifdef __has_attribute
 #if __has_attribute(__fallthrough__)
 #define fallthrough	__attribute__((__fallthrough__))
@@ -85,6 +93,7 @@ static inline size_t mpt3sas_compat_struct_size(size_t base, size_t elem,
 	return base + elem * n;
 }
 
+#undef struct_size
 #define struct_size(p, member, n)					\
 	mpt3sas_compat_struct_size(sizeof(*(p)), sizeof((*(p)).member[0]), (n))
 #endif
@@ -108,6 +117,7 @@ static inline size_t mpt3sas_compat_struct_size(size_t base, size_t elem,
 
 #ifndef HAVE_MEMTOSTR
 /* Same contract as the v6.11 helper: dest is a char array, src a byte array */
+#undef memtostr
 #define memtostr(dest, src)	do {					\
 	const size_t _dest_len = ARRAY_SIZE(dest);			\
 	const size_t _src_chars = strnlen((const char *)(src),		\
@@ -121,7 +131,8 @@ static inline size_t mpt3sas_compat_struct_size(size_t base, size_t elem,
 #endif
 
 #ifndef HAVE_SYSFS_EMIT
-static inline __printf(2, 3) int sysfs_emit(char *buf, const char *fmt, ...)
+static inline __printf(2, 3) int
+mpt3sas_compat_sysfs_emit(char *buf, const char *fmt, ...)
 {
 	va_list args;
 	int len;
@@ -131,18 +142,23 @@ static inline __printf(2, 3) int sysfs_emit(char *buf, const char *fmt, ...)
 	va_end(args);
 	return len;
 }
+
+#define sysfs_emit	mpt3sas_compat_sysfs_emit
 #endif
 
 /* ---- timers and workqueues --------------------------------------------- */
 
 #ifndef HAVE_TIMER_DELETE_SYNC
-static inline int timer_delete_sync(struct timer_list *timer)
+static inline int mpt3sas_compat_timer_delete_sync(struct timer_list *timer)
 {
 	return del_timer_sync(timer);
 }
+
+#define timer_delete_sync	mpt3sas_compat_timer_delete_sync
 #endif
 
 #ifndef HAVE_TIMER_CONTAINER_OF
+#undef timer_container_of
 #define timer_container_of(var, timer, field)	from_timer(var, timer, field)
 #endif
 
@@ -154,87 +170,115 @@ static inline int timer_delete_sync(struct timer_list *timer)
 /* ---- PCI and interrupts -------------------------------------------------- */
 
 #ifndef HAVE_PCI_IRQ_INTX
+#undef PCI_IRQ_INTX
 #define PCI_IRQ_INTX	PCI_IRQ_LEGACY
 #endif
 
 #ifndef HAVE_IRQ_UPDATE_AFFINITY_HINT
-static inline int irq_update_affinity_hint(unsigned int irq,
-					   const struct cpumask *m)
+static inline int
+mpt3sas_compat_irq_update_affinity_hint(unsigned int irq,
+					const struct cpumask *m)
 {
 	return irq_set_affinity_hint(irq, m);
 }
+
+#define irq_update_affinity_hint	mpt3sas_compat_irq_update_affinity_hint
 #endif
 
 #ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
 /* AER reporting is enabled by the PCI core (v6.0); the helpers are gone. */
-static inline int pci_enable_pcie_error_reporting(struct pci_dev *dev)
+static inline int
+mpt3sas_compat_pci_enable_pcie_error_reporting(struct pci_dev *dev)
 {
 	return 0;
 }
 
-static inline int pci_disable_pcie_error_reporting(struct pci_dev *dev)
+static inline int
+mpt3sas_compat_pci_disable_pcie_error_reporting(struct pci_dev *dev)
 {
 	return 0;
 }
+
+#define pci_enable_pcie_error_reporting \
+	mpt3sas_compat_pci_enable_pcie_error_reporting
+#define pci_disable_pcie_error_reporting \
+	mpt3sas_compat_pci_disable_pcie_error_reporting
 #endif
 
 /* ---- block layer ----------------------------------------------------------- */
 
 #if defined(HAVE_BLK_MQ_QUEUE_MAP) && !defined(HAVE_BLK_MQ_MAP_HW_QUEUES)
-static inline void blk_mq_map_hw_queues(struct blk_mq_queue_map *qmap,
-					struct device *dev, unsigned int offset)
+static inline void
+mpt3sas_compat_blk_mq_map_hw_queues(struct blk_mq_queue_map *qmap,
+				    struct device *dev, unsigned int offset)
 {
 	blk_mq_pci_map_queues(qmap, to_pci_dev(dev), offset);
 }
+
+#define blk_mq_map_hw_queues	mpt3sas_compat_blk_mq_map_hw_queues
 #endif
 
 /* ---- SCSI midlayer --------------------------------------------------------- */
 
 #ifndef HAVE_SCSI_CMD_TO_RQ
-static inline struct request *scsi_cmd_to_rq(struct scsi_cmnd *scmd)
+static inline struct request *
+mpt3sas_compat_scsi_cmd_to_rq(struct scsi_cmnd *scmd)
 {
 	return scmd->request;
 }
+
+#define scsi_cmd_to_rq	mpt3sas_compat_scsi_cmd_to_rq
 #endif
 
 #ifndef HAVE_SCSI_DONE
-static inline void scsi_done(struct scsi_cmnd *cmd)
+static inline void mpt3sas_compat_scsi_done(struct scsi_cmnd *cmd)
 {
 	cmd->scsi_done(cmd);
 }
+
+#define scsi_done	mpt3sas_compat_scsi_done
 #endif
 
 #ifndef HAVE_SCSI_BUILD_SENSE
-static inline void scsi_build_sense(struct scsi_cmnd *scmd, int desc,
-				    u8 key, u8 asc, u8 ascq)
+static inline void mpt3sas_compat_scsi_build_sense(struct scsi_cmnd *scmd,
+						   int desc, u8 key, u8 asc,
+						   u8 ascq)
 {
 	scsi_build_sense_buffer(desc, scmd->sense_buffer, key, asc, ascq);
 	scmd->result = (DRIVER_SENSE << 24) | SAM_STAT_CHECK_CONDITION;
 }
+
+#define scsi_build_sense	mpt3sas_compat_scsi_build_sense
 #endif
 
 #ifndef HAVE_SCSI_PROT_REF_TAG
-static inline u32 scsi_prot_ref_tag(struct scsi_cmnd *scmd)
+static inline u32 mpt3sas_compat_scsi_prot_ref_tag(struct scsi_cmnd *scmd)
 {
 	/* 9: log2 of the 512-byte sector (SECTOR_SHIFT is v4.18) */
 	unsigned int shift = ilog2(scmd->device->sector_size) - 9;
 
 	return (blk_rq_pos(scsi_cmd_to_rq(scmd)) >> shift) & 0xffffffff;
 }
+
+#define scsi_prot_ref_tag	mpt3sas_compat_scsi_prot_ref_tag
 #endif
 
 #ifndef HAVE_SCSI_DEVICE_BUSY
-static inline int scsi_device_busy(struct scsi_device *sdev)
+static inline int mpt3sas_compat_scsi_device_busy(struct scsi_device *sdev)
 {
 	return atomic_read(&sdev->device_busy);
 }
+
+#define scsi_device_busy	mpt3sas_compat_scsi_device_busy
 #endif
 
 #ifndef HAVE_SCSI_HOST_BUSY
-static inline int scsi_host_busy(struct Scsi_Host *shost)
+static inline int mpt3sas_compat_scsi_host_busy(struct Scsi_Host *shost)
 {
 	return atomic_read(&shost->host_busy);
 }
+
+#define scsi_host_busy	mpt3sas_compat_scsi_host_busy
 #endif
 
 #ifndef HAVE_SAS_LINK_RATE_22_5_GBPS
@@ -244,7 +288,8 @@ static inline int scsi_host_busy(struct Scsi_Host *shost)
 
 #ifndef HAVE_SAS_ATA_NCQ_PRIO_SUPPORTED
 /* NCQ priority bit of the ATA Information VPD page, as libsas reads it */
-static inline bool sas_ata_ncq_prio_supported(struct scsi_device *sdev)
+static inline bool
+mpt3sas_compat_sas_ata_ncq_prio_supported(struct scsi_device *sdev)
 {
 	bool supported = false;
 	u8 *buf;
@@ -257,6 +302,8 @@ static inline bool sas_ata_ncq_prio_supported(struct scsi_device *sdev)
 	kfree(buf);
 	return supported;
 }
+
+#define sas_ata_ncq_prio_supported	mpt3sas_compat_sas_ata_ncq_prio_supported
 #endif
 
 /*
