@@ -1,0 +1,289 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/compat/old-kernel-fallbacks.sh [SERIES...]   (default: 5.10 6.1)
+#
+# Compile the compat fallbacks of kernels we cannot fetch.  The oldest
+# supported kernel (packaging/kernel-min, 4.15) lacks many APIs the probes
+# test, and Debian's archive has no headers older than 5.10.  So build the
+# assembled driver (build/tree, `make tree`) against the Debian kernels we
+# have, with every probe whose API is newer than kernel-min forced false:
+# the driver then goes through the same fallback code (shims, old template
+# members, no map_queues, ...) as on 4.15, and our own files are held to
+# -Werror (CP_WERROR=1).
+#
+# The forced list is derived, never written down: every probe's comment
+# has a line " * Since: vX.Y[.Z] [(commit)]" (the first mainline release
+# with the API in the probed form); every probe newer than kernel-min is
+# forced false.  A probe without that line fails the test.
+#
+# Forcing: probe.mk's COMPAT_FORCE_FALSE, which the tree's Makefile passes
+# on.  It runs the real probe pass and writes "forced false" into
+# compat_config.h and the summary, so the build log and the generated
+# header say what was done; editing a copy of the generated header
+# instead would have to second-guess its format and the stamp that decides
+# when probe.mk probes again.
+#
+# A few fallbacks cannot compile on a new kernel for reasons that have
+# nothing to do with old kernels (they use a struct member the new kernel
+# removed); those are listed in KEEP below with the reason, per series, and
+# only those.
+#
+# Checks per series: the module builds and links (modpost, and every
+# undefined symbol is exported by the kernel's Module.symvers), modinfo
+# reads it, the header has each forced probe off, and the preprocessed host
+# template has .sdev_attrs and no .map_queues, .mq_poll, .max_segment_size,
+# .shost_groups or .sdev_groups.  Then a self-check on the first series:
+# a syntax error planted in a fallback-only branch of a copy of the compat
+# header makes the forced build fail, and is invisible without forcing.
+#
+# Work in build/compat-fallbacks/ (OUT=), the tree from TREE= (default
+# build/tree).  Ends with "compat-fallbacks: N passed, N failed".
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tree=${TREE:-$top/build/tree}
+out=${OUT:-$top/build/compat-fallbacks}
+jobs=${JOBS:-2}
+series_list=${*:-5.10 6.1}
+
+passed=0
+failed=0
+ok() {
+	passed=$((passed + 1))
+	echo "PASS  $*"
+}
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL  $*"
+}
+finish() {
+	echo "compat-fallbacks: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# Probes that stay as the kernel reports them, with the reason: their
+# fallback uses a header or struct member that the kernel of that series
+# no longer has, so it cannot compile there although it is right for old
+# kernels.
+#   HAVE_NAME  series...  reason
+KEEP='
+HAVE_PCI_DISABLE_LINK_STATE 5.10 6.1 <linux/pci-aspm.h> was removed in v5.4, when its declarations moved to <linux/pci.h>
+HAVE_SCSI_HOST_BUSY 5.10 6.1 the atomic_t Scsi_Host.host_busy is gone, scsi_host_busy() counts busy tags
+HAVE_SCSI_DEVICE_BUSY 6.1 scsi_device.device_busy (atomic_t until v5.12) became the budget_map sbitmap in v5.13
+HAVE_SCSI_DONE 6.1 scsi_cmnd.scsi_done was removed in v5.16
+HAVE_SCSI_CMD_TO_RQ 6.1 scsi_cmnd.request was removed in v5.16
+HAVE_SCSI_BUILD_SENSE 6.1 DRIVER_SENSE was removed in v5.14
+HAVE_SHT_SDEV_GROUPS 6.1 scsi_host_template.sdev_attrs was removed in v5.16
+'
+
+kept_in() { # HAVE_NAME SERIES: is the probe kept for that series?
+	echo "$KEEP" | awk -v n="$1" -v s="$2" \
+		'$1 == n { for (i = 2; i <= NF; i++) if ($i == s) f = 1 } END { exit !f }'
+}
+
+keep_reason() {
+	echo "$KEEP" | awk -v n="$1" '$1 == n {
+		for (i = 2; $i ~ /^([0-9]+\.[0-9]+|sid)$/; i++)
+			;
+		for (r = $i; ++i <= NF; )
+			r = r " " $i
+		print r
+		exit
+	}'
+}
+
+if [ ! -f "$tree/Makefile" ] || [ ! -f "$tree/compat/probe.mk" ]; then
+	fail "no assembled tree in $tree (run make tree)"
+	finish
+fi
+
+# The oldest supported series and the probes newer than it.
+min=$(grep -v -e '^#' -e '^[[:space:]]*$' "$top/packaging/kernel-min" | head -n 1)
+forced=
+for f in "$tree"/compat/probes/*.c; do
+	n=$(basename "$f" .c)
+	m=HAVE_$(echo "$n" | tr '[:lower:]' '[:upper:]')
+	since=$(sed -n 's/^ \* Since: v\([0-9][0-9.]*\)\( .*\)\{0,1\}$/\1/p' "$f")
+	if [ "$(echo "$since" | wc -w)" -ne 1 ]; then
+		fail "probe $n: no single ' * Since: vX.Y' line in its comment"
+		continue
+	fi
+	# newer than kernel-min: sort -V puts it last and it differs
+	if [ "$since" != "$min" ] &&
+	   [ "$(printf '%s\n%s\n' "$min" "$since" | sort -V | tail -n 1)" = "$since" ]; then
+		forced="$forced $m"
+	fi
+done
+nforced=$(echo "$forced" | wc -w)
+echo "compat-fallbacks: kernel-min $min, $nforced probes newer:$forced"
+[ "$nforced" -gt 0 ] || fail "no probe is newer than $min"
+
+# KEEP must name probes that are forced, so that it cannot go stale.
+for m in $(echo "$KEEP" | awk 'NF { print $1 }'); do
+	case " $forced " in
+	*" $m "*) ;;
+	*) fail "KEEP names $m, which is not forced false for $min" ;;
+	esac
+done
+
+mkdir -p "$out"
+
+# kenv SERIES VAR: VAR of the kernel tests/kernels/fetch.sh SERIES fetched
+kenv() {
+	# shellcheck disable=SC1090 # written by fetch.sh
+	(. "$top/build/kernels/$1/env" && eval "echo \"\$$2\"")
+}
+
+# template NAME FILE.i: the initializer of the host template NAME
+template() {
+	awk -v t="$1" 'index($0, t " = {") { p = 1 } p { print } p && /^};/ { exit }' "$2"
+}
+
+first=
+for series in $series_list; do
+	log=$out/$series.log
+	: > "$log"
+	if ! "$top/tests/kernels/fetch.sh" "$series" >> "$log" 2>&1; then
+		fail "$series: no kernel (tests/kernels/fetch.sh $series, see $log)"
+		continue
+	fi
+	KVER=$(kenv "$series" KVER)
+	KDIR=$(kenv "$series" KDIR)
+	KMAKEFLAGS=$(kenv "$series" KMAKEFLAGS)
+
+	list=
+	for m in $forced; do
+		if kept_in "$m" "$series"; then
+			echo "KEEP  $series: $m as probed: $(keep_reason "$m")"
+		else
+			list="$list $m"
+		fi
+	done
+	list=${list# }
+
+	obj=$out/$series/tree
+	rm -rf "${out:?}/$series"
+	mkdir -p "$out/$series"
+	cp -r "$tree" "$obj"
+	start=$(date +%s)
+	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
+	if make -C "$obj" -j"$jobs" KVER="$KVER" KDIR="$KDIR" CP_WERROR=1 \
+		COMPAT_FORCE_FALSE="$list" $KMAKEFLAGS >> "$log" 2>&1 &&
+	   [ -f "$obj/mpt3sas.ko" ]; then
+		ok "$series: mpt3sas.ko builds with $(echo $list | wc -w) probes forced false ($(($(date +%s) - start))s)"
+	else
+		fail "$series: build with probes forced false (log: $log)"
+		grep -E 'error|warning|undefined' "$log" | head -n 20 | sed 's/^/      | /'
+		continue
+	fi
+	[ -n "$first" ] || first=$series
+
+	h=$obj/compat/generated/compat_config.h
+	bad=
+	for m in $list; do
+		grep -qx "/\* $m forced false by COMPAT_FORCE_FALSE \*/" "$h" || bad="$bad $m"
+	done
+	if [ -z "$bad" ]; then
+		ok "$series: compat_config.h has every forced probe off"
+	else
+		fail "$series: compat_config.h does not have these off:$bad"
+	fi
+
+	if grep -q 'undefined!' "$log"; then
+		fail "$series: modpost reports undefined symbols"
+		grep 'undefined!' "$log" | sed 's/^/      | /'
+	else
+		undef=
+		for s in $(nm -u "$obj/mpt3sas.ko" | awk '{ print $2 }'); do
+			awk -v s="$s" '$2 == s { f = 1; exit } END { exit !f }' \
+				"$KDIR/Module.symvers" || undef="$undef $s"
+		done
+		if [ -z "$undef" ]; then
+			ok "$series: every undefined symbol is exported by $KVER"
+		else
+			fail "$series: symbols $KVER does not export:$undef"
+		fi
+	fi
+
+	vermagic=$(modinfo -F vermagic "$obj/mpt3sas.ko" 2>&1)
+	version=$(modinfo -F version "$obj/mpt3sas.ko" 2>&1)
+	case $vermagic in
+	"$KVER "*) ok "$series: modinfo: version $version, vermagic $vermagic" ;;
+	*) fail "$series: modinfo: vermagic '$vermagic', expected $KVER" ;;
+	esac
+
+	# shellcheck disable=SC2086
+	if make -C "$KDIR" M="$obj" $KMAKEFLAGS mpt3sas/mpt3sas_scsih.i \
+		>> "$log" 2>&1; then
+		tpl=$(template mpt3sas_driver_template "$obj/mpt3sas/mpt3sas_scsih.i")
+		bad=
+		echo "$tpl" | grep -q '\.sdev_attrs = mpt3sas_compat_sdev_attrs' ||
+			kept_in HAVE_SHT_SDEV_GROUPS "$series" || bad="$bad no-.sdev_attrs"
+		for member in map_queues mq_poll max_segment_size shost_groups sdev_groups; do
+			if echo "$tpl" | grep -q "\.$member = "; then
+				case $member in
+				sdev_groups) kept_in HAVE_SHT_SDEV_GROUPS "$series" && continue ;;
+				esac
+				bad="$bad .$member"
+			fi
+		done
+		if [ -z "$tpl" ]; then
+			fail "$series: mpt3sas_driver_template not found in mpt3sas_scsih.i"
+		elif [ -z "$bad" ]; then
+			ok "$series: host template as on $min (no .map_queues, .mq_poll, .max_segment_size, groups)"
+		else
+			fail "$series: host template has:$bad"
+		fi
+	else
+		fail "$series: cannot preprocess mpt3sas_scsih.c (log: $log)"
+	fi
+done
+
+# Self-check: a broken fallback must turn this test red.  Plant a syntax
+# error in the sysfs_emit() fallback of a copy of the compat header (a
+# branch only a kernel before v5.10 compiles) and build one object with
+# the forced header (must fail) and with the kernel's own probe results
+# (must pass: the plant is only reachable through the fallback).
+if [ -n "$first" ]; then
+	series=$first
+	KDIR=$(kenv "$series" KDIR)
+	KMAKEFLAGS=$(kenv "$series" KMAKEFLAGS)
+	log=$out/selfcheck.log
+	: > "$log"
+	planted=$out/selfcheck/tree
+	rm -rf "$out/selfcheck"
+	mkdir -p "$out/selfcheck"
+	cp -r "$tree" "$planted"
+	sed -i '/^#ifndef HAVE_SYSFS_EMIT$/a\
+static int mpt3sas_compat_planted_error = ;' "$planted/compat/mpt3sas_compat.h"
+	if ! grep -q '^static int mpt3sas_compat_planted_error = ;$' \
+		"$planted/compat/mpt3sas_compat.h"; then
+		fail "self-check: could not plant the error (the sysfs_emit fallback changed?)"
+	else
+		cp -r "$out/$series/tree/compat/generated" "$planted/compat/"
+		# shellcheck disable=SC2086
+		if make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
+			>> "$log" 2>&1; then
+			fail "self-check: a syntax error in a fallback did not break the forced build"
+		elif grep -q 'mpt3sas_compat_planted_error' "$log"; then
+			ok "self-check: a syntax error in a fallback breaks the forced build"
+		else
+			fail "self-check: the forced build failed, but not on the planted error (log: $log)"
+		fi
+		rm -rf "$planted/compat/generated" "$planted/mpt3sas/mpt3sas_config.o"
+		# shellcheck disable=SC2086
+		if make -f "$planted/compat/probe.mk" KDIR="$KDIR" \
+			OUT="$planted/compat/generated" $KMAKEFLAGS >> "$log" 2>&1 &&
+		   make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
+			>> "$log" 2>&1; then
+			ok "self-check: without forcing, the planted error is not compiled"
+		else
+			fail "self-check: the planted tree does not build unforced (log: $log)"
+		fi
+	fi
+fi
+
+finish
