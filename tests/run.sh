@@ -20,7 +20,7 @@ mkdir -p "$logdir"
 # Cheap and basic first; the package tests change the machine, so they run
 # last, and pkg-deb-range (which adds a 6.12 kernel for a while) after them.
 all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
-	static matrix vmtest vmtest-detects-faults bench bench-tool
+	compat-fallbacks static matrix vmtest vmtest-detects-faults bench bench-tool
 	pkg-dist pkg-rpm pkg-deb-install pkg-initrd-boot pkg-deb-upgrade
 	pkg-deb-range"
 checks=${CHECKS:-$all_checks}
@@ -58,6 +58,8 @@ for c in $checks; do
 	build-6.1) run "$c" tests/build-6.1.sh ;;
 	unit) run "$c" make -C tests/unit check ;;
 	compat-probes) run "$c" make -C tests/compat check KDIR="$(kdir_6_1)" ;;
+	# the 4.15 fallbacks: 5.10 and 6.1 built with every post-4.15 probe forced false
+	compat-fallbacks) run "$c" tests/compat/old-kernel-fallbacks.sh ;;
 	static) run "$c" tests/static.sh ;;
 	matrix) run "$c" tests/matrix.sh ;;
 	# the modules matrix built, for every series, plain and with an IOMMU
