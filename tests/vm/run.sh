@@ -127,7 +127,7 @@ for series in $KERNELS; do
 	rc=$?
 	set -e
 	if [ "$rc" != 0 ]; then
-		fail_series "$series" "preparation failed (see build/vm/$series/prepare.log)"
+		fail_series "$series" "preparation failed (see ${VM_DIR#"$REPO_ROOT"/}/$series/prepare.log)"
 		continue
 	fi
 	log "$series: prepared in $((SECONDS - t0))s ($MODE modules)"
