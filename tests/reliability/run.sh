@@ -62,8 +62,12 @@ for series in ${KERNELS:-5.10 6.1 6.12 sid}; do
 		rm -f "$vm_dir/$series-$setup.log"
 	done
 done
-out=$(VM_DIR=$vm_dir VMTEST_SETUPS=$setups VMTEST_TIMEOUT=$timeout \
-	VMTEST_STEPS=$steps "$top/tests/vm/run.sh" 2>&1 | tee /dev/stderr)
+# Shown as it runs through our own stderr: `tee /dev/stderr` would reopen
+# (and truncate) a caller's log file.
+mkdir -p "$vm_dir"
+VM_DIR=$vm_dir VMTEST_SETUPS=$setups VMTEST_TIMEOUT=$timeout \
+	VMTEST_STEPS=$steps "$top/tests/vm/run.sh" 2>&1 | tee "$vm_dir/harness.out" >&2
+out=$(cat "$vm_dir/harness.out")
 # the harness ends with its own verdict
 rc=$(echo "$out" | grep -qE '^[0-9]+ passed, 0 failed$' && echo 0 || echo 1)
 
