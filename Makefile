@@ -15,6 +15,8 @@
 #   make matrix          build against each Debian kernel series
 #   make vmtest          boot each series in QEMU and test the modules there
 #   make static          checkpatch, sparse and coccinelle on our own C
+#   make reliability     the reliability suites in QEMU, in full (about 12
+#                        minutes; tests/reliability/README.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on
 #                        6.1, 6.12 and sid (about 12 minutes; build/bench/)
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
@@ -61,6 +63,10 @@ vmtest: tree
 static: tree
 	tests/static.sh
 
+# make check runs a reduced sample; KERNELS= picks series.
+reliability: tree
+	tests/reliability/run.sh
+
 # Long; not part of make check.  BENCH_KERNELS=, BENCH_N=... narrow it.
 bench:
 	bench/run.sh
@@ -84,5 +90,5 @@ distclean:
 
 include packaging/packaging.mk
 
-.PHONY: all upstream tree modules unit matrix vmtest static bench check check-debug repin \
-	clean distclean
+.PHONY: all upstream tree modules unit matrix vmtest static reliability bench \
+	check check-debug repin clean distclean

@@ -3,10 +3,11 @@
 #
 # `make check-debug`: build the debug kernel (tests/kernels/debug-kernel.sh:
 # linux-source-6.1 with KASAN, kmemleak, DMA_API_DEBUG, lockdep and fault
-# injection), then run chainpool's in-kernel tests and the driver steps
-# (tests/vm/project.steps) and the reliability suites in it, plainly and
-# with an emulated IOMMU.  Any KASAN, kmemleak, DMA-API or lockdep report is
-# a splat and fails the run.  Prints how long each part took.
+# injection), then run in it, plainly and with an emulated IOMMU,
+# chainpool's in-kernel tests and the driver steps (tests/vm/project.steps)
+# and the reliability suites (a reduced sample; REL_FULL=1 for all of them).
+# Any KASAN, kmemleak, DMA-API or lockdep report is a splat and fails the
+# run.  Prints how long each part took.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,13 +15,20 @@ cd "$top"
 unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 
 t0=$SECONDS
-tests/kernels/fetch.sh debug
-build_s=$((SECONDS - t0))
-echo "check-debug: debug kernel ready in ${build_s}s (build alone: $(cat build/kernels/debug/build-seconds)s)"
+tests/kernels/fetch.sh debug >/dev/null
+echo "check-debug: debug kernel ready in $((SECONDS - t0))s (its last build took $(cat build/kernels/debug/build-seconds)s)"
 
-t1=$SECONDS
 rc=0
+t1=$SECONDS
 KERNELS=debug VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-900} \
 	BUILD_MODULES_CMD="$top/scripts/build-test-modules.sh" tests/vm/run.sh || rc=1
 echo "check-debug: in-kernel tests in $((SECONDS - t1))s"
+
+t1=$SECONDS
+if [ "${REL_FULL:-0}" = 1 ]; then
+	KERNELS=debug tests/reliability/run.sh || rc=1
+else
+	KERNELS=debug REL_SETUPS="plain iommu" tests/reliability/run.sh --reduced || rc=1
+fi
+echo "check-debug: reliability suites in $((SECONDS - t1))s"
 exit $rc

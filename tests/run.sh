@@ -20,7 +20,8 @@ mkdir -p "$logdir"
 # Cheap and basic first; the package tests change the machine, so they run
 # last, and pkg-deb-range (which adds a 6.12 kernel for a while) after them.
 all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
-	compat-fallbacks static matrix vmtest vmtest-detects-faults bench bench-tool
+	compat-fallbacks static matrix vmtest vmtest-detects-faults
+	reliability reliability-detects-faults debug-kernel bench bench-tool
 	pkg-dist pkg-rpm pkg-deb-install pkg-initrd-boot pkg-deb-upgrade
 	pkg-deb-range"
 checks=${CHECKS:-$all_checks}
@@ -66,6 +67,13 @@ for c in $checks; do
 	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
 	# the harness goes red on a KTAP "not ok" and on a kernel warning
 	vmtest-detects-faults) run "$c" tests/vm-detects-faults.sh ;;
+	# the reliability suites, a reduced sample (the full run: make reliability)
+	reliability) run "$c" env MODULES_DIR="$top/build/modules" tests/reliability/run.sh --reduced ;;
+	# each reliability suite goes red on a planted leak, warning, oops or wrong error code
+	reliability-detects-faults) run "$c" env REL_MPT3SAS_DIR="$top/build/modules" tests/reliability/detects-faults.sh ;;
+	# the debug kernel (KASAN, kmemleak, DMA_API_DEBUG, lockdep): built, then
+	# the in-kernel tests and the reliability sample in it
+	debug-kernel) run "$c" tests/check-debug.sh ;;
 	# cp_bench end to end on 6.1 with small N; asserts no times
 	bench) run "$c" tests/bench/check.sh ;;
 	# mpt3sas-pool-timing: log parsing, safety checks, a run on stand-ins
