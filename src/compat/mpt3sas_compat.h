@@ -509,7 +509,7 @@ static inline void mpt3sas_compat_set_nr_maps(struct Scsi_Host *shost,
 #endif
 
 /*
- * The driver's configure callback edits a struct queue_limits (v6.11
+ * The driver's configure callback edits a struct queue_limits (v6.10
  * .device_configure, v6.14 .sdev_configure).  Older kernels only have
  * .slave_configure(sdev): MPT3SAS_DEFINE_SDEV_CONFIGURE(fn) then defines
  * fn_compat(), which hands fn() a copy of the queue's limits and applies
