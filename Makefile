@@ -9,6 +9,9 @@
 #   make modules         build for KVER=<release> or KDIR=<build dir>
 #   make dist, packages  DKMS source tarball; .deb and .rpm (build/pkg/)
 #   make check           every test; ends with "N passed, N failed"
+#   make deps            install what make needs (scripts/deps/modules and
+#                        packages); make does it itself when it is missing
+#   make deps-check      the same, plus what make check needs (deps/check)
 #   make check-debug     build a KASAN/kmemleak/lockdep 6.1 kernel and run the
 #                        in-kernel tests in it
 #   make unit            user-space unit tests of the allocator
@@ -36,45 +39,58 @@ endif
 
 all: modules packages
 
+# Each target installs (as root on Debian or Ubuntu) or names what it
+# needs; silent when nothing is missing.  NO_DEPS=1 skips that.
+deps: deps-modules deps-packages
+
+deps-modules:
+	@scripts/deps.sh modules
+
+deps-packages:
+	@scripts/deps.sh packages
+
+deps-check:
+	@scripts/deps.sh modules packages check
+
 # The verified pristine driver; refetched when the pin moves.
-$(UPSTREAM_DIR)/.verified: src/mpt3sas/upstream.lock scripts/upstream.sh
+$(UPSTREAM_DIR)/.verified: src/mpt3sas/upstream.lock scripts/upstream.sh | deps-modules
 	scripts/upstream.sh fetch $(UPSTREAM_DIR)
 	touch $@
 
 upstream: $(UPSTREAM_DIR)/.verified
 
 # Cheap to redo, so always rebuilt: src/ edits take effect at once.
-tree: upstream
+tree: upstream | deps-modules
 	scripts/assemble.sh $(UPSTREAM_DIR) $(TREE)
 
 modules: tree
 	scripts/build-module.sh $(TREE) $(OBJ_ROOT)
 
-unit:
+unit: | deps-check
 	$(MAKE) -C tests/unit check
 
-matrix: tree
+matrix: tree | deps-check
 	tests/matrix.sh
 
 # Builds the modules for each kernel itself; KERNELS= picks series.
-vmtest: tree
+vmtest: tree | deps-check
 	BUILD_MODULES_CMD=$(CURDIR)/scripts/build-test-modules.sh tests/vm/run.sh
 
-static: tree
+static: tree | deps-check
 	tests/static.sh
 
 # make check runs a reduced sample; KERNELS= picks series.
-reliability: tree
+reliability: tree | deps-check
 	tests/reliability/run.sh
 
 # Long; not part of make check.  BENCH_KERNELS=, BENCH_N=... narrow it.
-bench:
+bench: | deps-check
 	bench/run.sh
 
-check: tree
+check: tree | deps-check
 	tests/run.sh
 
-check-debug: tree
+check-debug: tree | deps-check
 	tests/check-debug.sh
 
 repin:
@@ -90,5 +106,6 @@ distclean:
 
 include packaging/packaging.mk
 
-.PHONY: all upstream tree modules unit matrix vmtest static reliability bench \
-	check check-debug repin clean distclean
+.PHONY: all deps deps-modules deps-packages deps-check upstream tree modules \
+	unit matrix vmtest static reliability bench check check-debug repin \
+	clean distclean

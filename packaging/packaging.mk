@@ -18,7 +18,7 @@ export CP_RELEASE DKMS_KERNEL_MIN DKMS_KERNEL_MAX
 dist: tree
 	packaging/dist.sh build/tree $(PKG_DIR)
 
-packages: dist
+packages: dist | deps-packages
 	packaging/deb/build.sh $(PKG_DIR)
 	packaging/rpm/build.sh $(PKG_DIR)
 
