@@ -17,13 +17,14 @@ unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 logdir=build/check
 mkdir -p "$logdir"
 
-# Cheap and basic first; the package tests change the machine, so they run
-# last, and pkg-deb-range (which adds a 6.12 kernel for a while) after them.
+# Cheap and basic first.  The package tests install into throwaway roots
+# (tests/packaging/root.sh), never on this machine: host-unchanged, last,
+# proves it against the state saved before the first suite.
 all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
 	compat-fallbacks static matrix vmtest vmtest-detects-faults
 	reliability reliability-detects-faults debug-kernel bench bench-tool
-	pkg-dist pkg-rpm pkg-deb-install pkg-initrd-boot pkg-deb-upgrade
-	pkg-deb-range"
+	pkg-dist pkg-rpm pkg-interrupted pkg-deb-install pkg-initrd-boot
+	pkg-deb-upgrade pkg-deb-range host-unchanged"
 checks=${CHECKS:-$all_checks}
 passed=0
 failed=0
@@ -51,6 +52,10 @@ run() {
 		tail -n 25 "$logdir/$name.log" | sed 's/^/      | /'
 	fi
 }
+
+# What no suite may change: the dpkg database, /boot, /lib/modules, DKMS.
+tests/host-state.sh save "$logdir/host-state" >/dev/null ||
+	{ echo "cannot save the host's state" >&2; exit 2; }
 
 for c in $checks; do
 	case $c in
@@ -80,11 +85,15 @@ for c in $checks; do
 	bench-tool) run "$c" tests/bench/pool-timing.sh ;;
 	pkg-dist) run "$c" tests/packaging/dist.sh ;;
 	pkg-rpm) run "$c" tests/packaging/rpm.sh ;;
-	pkg-deb-install) run "$c" tests/packaging/deb-install.sh ;;
+	# a package test killed while dkms builds leaves nothing behind
+	pkg-interrupted) run "$c" tests/packaging/interrupted.sh ;;
+	pkg-deb-install) run "$c" tests/packaging/root.sh tests/packaging/deb-install.sh ;;
 	# the initramfs pkg-deb-install had built boots in QEMU with our module
 	pkg-initrd-boot) run "$c" tests/packaging/initrd-boot.sh ;;
-	pkg-deb-upgrade) run "$c" tests/packaging/deb-upgrade.sh ;;
-	pkg-deb-range) run "$c" tests/packaging/deb-range.sh ;;
+	pkg-deb-upgrade) run "$c" tests/packaging/root.sh tests/packaging/deb-upgrade.sh ;;
+	pkg-deb-range) run "$c" tests/packaging/root.sh tests/packaging/deb-range.sh ;;
+	# nothing above changed the machine's packages, modules, /boot or DKMS
+	host-unchanged) run "$c" tests/host-state.sh compare "$logdir/host-state" ;;
 	*) echo "unknown check: $c" >&2; failed=$((failed + 1)) ;;
 	esac
 done

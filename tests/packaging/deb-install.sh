@@ -19,12 +19,8 @@ suite="deb-install"
 work=$top/build/pkg/test/$suite
 vm=$top/build/pkg/vm
 want=$base-$(cat "$top/src/VERSION")
-trap purge_pkg EXIT
 
-ensure_tools
-kver=$(pick_kernel)
-log "kernel $kver"
-[ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
+start_install_test
 purge_pkg
 
 intree_path=$(resolved_path "$kver")

@@ -31,6 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+in_pkgroot
 ensure_tools
 kver=$(pick_kernel)
 IFS=. read -r major minor _ <<<"$kver"

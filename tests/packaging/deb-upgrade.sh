@@ -17,12 +17,8 @@ suite="deb-upgrade"
 work=$top/build/pkg/test/$suite
 release=$(cat "$top/src/VERSION")
 [ "$release" != cp9 ] || die "src/VERSION is already cp9: nothing to upgrade to"
-trap purge_pkg EXIT
 
-ensure_tools
-kver=$(pick_kernel)
-log "kernel $kver"
-[ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
+start_install_test
 
 log "building $release and cp9"
 old=$(build_debs "$work/$release")

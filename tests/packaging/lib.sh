@@ -1,9 +1,10 @@
 # shellcheck shell=bash disable=SC2034 # variables for the tests
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Shared by the packaging tests (sourced).  They install and purge the
-# package on this machine (root, Debian 12) and leave it as they found it:
-# cleanup runs from an EXIT trap, even on failure.
+# Shared by the packaging tests (sourced).  Those that install, upgrade and
+# purge the package run inside a throwaway Debian 12 root made by
+# tests/packaging/root.sh, never on the machine that runs make check; they
+# still purge what they installed, from an EXIT trap, as a test of purge.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 name=mpt3sas-chainpool
@@ -52,6 +53,11 @@ finish() {
 }
 
 [ "$(id -u)" = 0 ] || die "run as root: these tests install and purge packages"
+# in_pkgroot: refuse to install anything outside the throwaway root
+in_pkgroot() {
+	[ "${PKGROOT:-}" = 1 ] ||
+		die "this test installs packages: run it as tests/packaging/root.sh $0"
+}
 
 # Install what is missing from Debian's archive; print what was installed.
 ensure_packages() {
@@ -134,4 +140,16 @@ leftovers() {
 	ls -d /usr/src/"$name"-* /var/lib/dkms/"$name" /etc/modprobe.d/"$name".conf \
 		/etc/depmod.d/"$name".conf 2>/dev/null || true
 	find /lib/modules/*/updates -name 'mpt3sas.ko*' 2>/dev/null || true
+}
+
+# start_install_test: the start of a test that installs the package: in the
+# throwaway root, with its tools, the 6.1 kernel in $kver, nothing of ours
+# installed yet, and a purge however the test ends.
+start_install_test() {
+	in_pkgroot
+	ensure_tools
+	kver=$(pick_kernel)
+	log "kernel $kver"
+	[ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
+	trap purge_pkg EXIT
 }

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/host-state.sh save FILE | compare FILE
+#
+# What make check must leave as it found it: the dpkg database (package,
+# version, state), and every file and link under /boot, /lib/modules,
+# /usr/src, /var/lib/dkms, /etc/modprobe.d and /etc/depmod.d, by sha256.
+# `save` writes that state; `compare` exits 1 and shows the difference if
+# the machine's state is no longer the saved one.
+
+set -eu
+
+state() {
+	local d dirs=()
+
+	dpkg-query -W -f='pkg ${Package}:${Architecture} ${Version} ${Status}\n' | sort
+	for d in /boot /lib/modules /usr/src /var/lib/dkms /etc/modprobe.d /etc/depmod.d; do
+		[ -e "$d" ] && dirs+=("$d")
+	done
+	[ ${#dirs[@]} -gt 0 ] || return 0
+	find "${dirs[@]}" -xdev -type l -printf 'link %p -> %l\n' | sort
+	find "${dirs[@]}" -xdev -type f -print0 | sort -z | xargs -0r sha256sum | sed 's/^/file /'
+}
+
+case ${1:-} in
+save)
+	[ $# = 2 ] || { echo "usage: $0 save FILE" >&2; exit 2; }
+	state >"$2.new"
+	mv "$2.new" "$2"
+	echo "host state: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files, $(grep -c '^link ' "$2") links saved in $2"
+	;;
+compare)
+	[ $# = 2 ] || { echo "usage: $0 compare FILE" >&2; exit 2; }
+	[ -s "$2" ] || { echo "FAIL: no saved host state in $2" >&2; exit 2; }
+	if diff -u "$2" <(state) >"$2.diff"; then
+		echo "ok: host unchanged since $2 was saved: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files in /boot, /lib/modules, /usr/src, /var/lib/dkms, /etc/{modprobe,depmod}.d"
+	else
+		echo "FAIL: the host changed since $2 was saved:"
+		grep '^[-+][a-z]' "$2.diff" | head -n 40
+		exit 1
+	fi
+	;;
+*)
+	echo "usage: $0 save FILE | compare FILE" >&2
+	exit 2
+	;;
+esac

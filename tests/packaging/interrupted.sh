@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A package test killed half-way leaves nothing behind: deb-install.sh is
+# started in its throwaway root (root.sh) and SIGKILLed, with all of its
+# processes, while dpkg is configuring our package (dkms has added the
+# module and is building it: the moment that once left the machine's dpkg
+# "interrupted").  Then: no process of the run is left, no mount of it is
+# left, the host is as it was (tests/host-state.sh), and the next run in
+# the throwaway root starts clean (root-clean.sh).
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$top/build/pkg/test/interrupted
+run=$top/build/pkgroot/run/deb-install
+failures=0
+
+ok() { echo "ok:   $*"; }
+bad() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+"$top/tests/host-state.sh" save "$work/host-before" || exit 2
+
+# Its own session, so that one kill reaches every process of it.
+setsid "$top/tests/packaging/root.sh" "$top/tests/packaging/deb-install.sh" \
+	>"$work/killed-run.log" 2>&1 </dev/null &
+sid=$!
+echo "deb-install started in a throwaway root (session $sid)"
+# The root may have to be made first: allow for that.
+waited=0
+while [ $waited -lt 1200 ]; do
+	[ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ] && break
+	kill -0 "$sid" 2>/dev/null || break
+	sleep 1
+	waited=$((waited + 1))
+done
+if [ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ] && kill -0 "$sid" 2>/dev/null; then
+	sleep 2	# into the dkms build
+	echo "dkms is at work after ${waited}s; dpkg status of ours in the root:" \
+		"$(grep -A1 '^Package: mpt3sas-chainpool-dkms$' "$run/upper/var/lib/dpkg/status" 2>/dev/null | sed -n 's/^Status: //p')"
+	kill -KILL -- -"$sid"
+	wait "$sid" 2>/dev/null
+	ok "deb-install killed (SIGKILL to its session) while dkms was building"
+else
+	bad "deb-install never reached dkms (or ended first): $(tail -n 5 "$work/killed-run.log" | tr '\n' ' ')"
+fi
+
+# Processes of the run: in its session, or chrooted into its root (dpkg's
+# maintainer scripts run in sessions of their own).  The kernel kills the
+# rest of the PID namespace as its init dies: give that a moment.
+run_procs() {
+	local p r
+	pgrep -s "$sid"
+	for p in /proc/[0-9]*; do
+		r=$(readlink "$p/root" 2>/dev/null) || continue
+		case $r in "$top"/build/pkgroot/*) echo "${p#/proc/}" ;; esac
+	done
+}
+for _ in $(seq 20); do
+	left=$(run_procs | sort -un | tr '\n' ' ')
+	[ -n "$left" ] || break
+	sleep 0.5
+done
+if [ -z "$left" ]; then ok "no process of the killed run is left"; else bad "processes left: $left"; fi
+mnt=$(grep -F "$top/build/pkgroot" /proc/self/mountinfo || true)
+if [ -z "$mnt" ]; then ok "no mount of the killed run is left"; else bad "mounts left: $mnt"; fi
+"$top/tests/host-state.sh" compare "$work/host-before" || failures=$((failures + 1))
+
+echo "the next run of deb-install's root:"
+if PKGROOT_RUN=deb-install "$top/tests/packaging/root.sh" "$top/tests/packaging/root-clean.sh"; then
+	ok "the next run starts clean"
+else
+	bad "the next run does not start clean"
+fi
+
+if [ "$failures" -eq 0 ]; then
+	echo "RESULT: pkg-interrupted: PASS"
+else
+	echo "RESULT: pkg-interrupted: FAIL, $failures check(s) failed"
+	exit 1
+fi

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/packaging/root.sh SCRIPT [ARGS...]: run a packaging test inside a
+# throwaway Debian 12 root, never on this machine.  PKGROOT_RUN=NAME names
+# the run (default: the script's name).
+#
+# The root is made once by mmdebstrap from Debian's archive (the host's own
+# apt sources name the mirror) with the packages below, and kept unpacked
+# in build/pkgroot/image-<hash>/, keyed by that list.  Each run mounts a
+# fresh overlay over it (build/pkgroot/run/<script>/), with its own /proc,
+# /sys and /dev, and this checkout bind-mounted at its own path, then runs
+# SCRIPT there under chroot.  All of it happens in private mount and PID
+# namespaces: when the run ends, however it ends (even by SIGKILL), the
+# kernel kills every process of it (dpkg starts maintainer scripts in
+# sessions of their own, out of reach of a kill to our process group) and
+# drops every mount with it.  The overlay's upper layer is wiped at
+# the start of the next run of the same script.  dpkg, dkms, /lib/modules
+# and /boot of this machine are never touched.
+
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+LOG_TAG=pkgroot
+# host_mirrors, log, die
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+
+[ $# -ge 1 ] || die "usage: $0 SCRIPT [ARGS...]"
+script=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+case $script in
+"$top"/*) ;;
+*) die "$script is not inside $top" ;;
+esac
+[ "$(id -u)" = 0 ] || die "run as root: chroot and mounts need it"
+need_cmds mmdebstrap unshare chroot mount
+
+# What the package tests install and inspect: Debian 12's 6.1 kernel with
+# its headers and initramfs-tools, dkms and the tools that build our .deb.
+# busybox as on a default install (initramfs-tools recommends it): the
+# initramfs then has the shell tools the boot test uses.  openssl and
+# dctrl-tools: dkms-autopkgtest would fetch them.
+suite=bookworm
+packages="dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
+	zstd xz-utils cpio busybox linux-image-amd64 linux-headers-amd64
+	ca-certificates openssl dctrl-tools"
+pkgroot=$top/build/pkgroot
+key=$(printf '%s\n' "$suite" $packages "$(mmdebstrap --version)" | sha256sum | cut -c1-16)
+image=$pkgroot/image-$key
+
+mkdir -p "$pkgroot"
+# Exclusive to make the image, shared while a run has it mounted.
+exec 8>"$pkgroot/.lock-image"
+flock 8
+if [ ! -f "$image/.complete" ]; then
+	host_mirrors
+	rm -rf --one-file-system "$pkgroot"/image-* "$image.new"
+	log "making the Debian 12 root (once per package list): $(echo $packages)"
+	# kernel hooks build the 6.1 initramfs inside; no recommends, as CI
+	mmdebstrap --mode=root --variant=apt --format=directory \
+		--include="$(echo $packages | tr ' ' ,)" \
+		--aptopt='Acquire::Languages "none"' \
+		--aptopt='APT::Install-Recommends "false"' \
+		--skip=cleanup/apt/lists \
+		"$suite" "$image.new" \
+		"deb $DEBIAN_MIRROR $suite main" \
+		"deb $DEBIAN_MIRROR $suite-updates main" \
+		"deb $DEBIAN_SECURITY_MIRROR $suite-security main" >&2 ||
+		die "mmdebstrap failed"
+	touch "$image.new/.complete"
+	mv "$image.new" "$image"
+fi
+flock -s 8
+
+name=${PKGROOT_RUN:-$(basename "$script" .sh)}
+run=$pkgroot/run/$name
+# One run of a script at a time; a killed one left only files behind.
+exec 9>"$pkgroot/.lock-$name"
+flock 9
+rm -rf --one-file-system "$run"
+mkdir -p "$run/upper" "$run/work" "$run/merged"
+
+log "running $(basename "$script") in a throwaway root ($run)"
+# shellcheck disable=SC2016 # expanded by the inner shell
+exec unshare --mount --propagation private --pid --fork --kill-child -- \
+	env IMAGE="$image" RUN="$run" TOP="$top" bash -euc '
+	m=$RUN/merged
+	mount -t overlay overlay \
+		-o "lowerdir=$IMAGE,upperdir=$RUN/upper,workdir=$RUN/work" "$m"
+	mount -t proc proc "$m/proc"
+	mount -t sysfs sysfs "$m/sys"
+	mount --rbind /dev "$m/dev"
+	mount -t tmpfs tmpfs "$m/tmp"
+	mount -t tmpfs tmpfs "$m/run"
+	mkdir -p "$m$TOP"
+	mount --bind "$TOP" "$m$TOP"
+	cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null || :
+	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${KVER:+KVER=$KVER} \
+		${KVER2:+KVER2=$KVER2} "$@"
+' pkgroot "$script" "$@"
