@@ -24,7 +24,7 @@ all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
 	compat-fallbacks static matrix vmtest vmtest-detects-faults
 	reliability reliability-detects-faults debug-kernel bench bench-tool
 	pkg-dist pkg-rpm pkg-interrupted pkg-deb-install pkg-initrd-boot
-	pkg-deb-upgrade pkg-deb-range host-unchanged"
+	pkg-deb-upgrade pkg-deb-autopkgtest pkg-deb-range host-unchanged"
 checks=${CHECKS:-$all_checks}
 passed=0
 failed=0
@@ -91,6 +91,8 @@ for c in $checks; do
 	# the initramfs pkg-deb-install had built boots in QEMU with our module
 	pkg-initrd-boot) run "$c" tests/packaging/initrd-boot.sh ;;
 	pkg-deb-upgrade) run "$c" tests/packaging/root.sh tests/packaging/deb-upgrade.sh ;;
+	# Debian's autopkgtest of a DKMS package, as debian/tests/control says
+	pkg-deb-autopkgtest) run "$c" tests/packaging/root.sh tests/packaging/deb-autopkgtest.sh ;;
 	pkg-deb-range) run "$c" tests/packaging/root.sh tests/packaging/deb-range.sh ;;
 	# nothing above changed the machine's packages, modules, /boot or DKMS
 	host-unchanged) run "$c" tests/host-state.sh compare "$logdir/host-state" ;;

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Debian's autopkgtest of the package, as debian/tests/control declares it
+# (dkms's dkms-autopkgtest), run in the throwaway root (root.sh): our .deb
+# is served from a local apt repository, the Test-Command runs from the
+# source tree, and every kernel with headers must report PASS.
+
+set -eu
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+suite=deb-autopkgtest
+work=$top/build/pkg/test/$suite
+control=$top/packaging/deb/debian/tests/control
+
+start_install_test
+
+log "building the package and a local repository of it"
+deb=$(build_debs "$work/repo")
+(cd "$work/repo" && dpkg-scanpackages -m . >Packages) 2>/dev/null
+echo "deb [trusted=yes] file:$work/repo ./" >/etc/apt/sources.list.d/$name-test.list
+apt-get -q update -o Dir::Etc::SourceList=/dev/null \
+	-o Dir::Etc::SourceParts=/etc/apt/sources.list.d >/dev/null ||
+	die "cannot read the local repository"
+check "apt sees $(basename "$deb")" apt-cache show "$pkg"
+
+# The source tree the test runs from: debian/ as shipped.
+mkdir -p "$work/src"
+cp -r "$top/packaging/deb/debian" "$work/src/"
+mv "$work/src/debian/control.in" "$work/src/debian/control"
+
+cmds=$(sed -n 's/^Test-Command: //p' "$control")
+check "debian/tests/control declares a Test-Command" [ -n "$cmds" ]
+while read -r cmd; do
+	[ -n "$cmd" ] || continue
+	log "$cmd"
+	rc=0
+	(cd "$work/src" && $cmd) >"$work/test.log" 2>&1 </dev/null || rc=$?
+	grep -E '^(I|E): ' "$work/test.log" | grep -v -e '^I:   ' | tail -n 12
+	check "$cmd exits 0" [ "$rc" = 0 ]
+	check "it tested $pkg" grep -q "^I: Testing binary package $pkg" "$work/test.log"
+	check "it reports PASS for $kver" grep -qx "I: PASS $kver" "$work/test.log"
+	check "it reports no FAIL" not grep -q '^I: FAIL' "$work/test.log"
+done <<<"$cmds"
+
+log "purging"
+apt-get -q purge -y "$pkg" >/dev/null 2>&1
+left=$(leftovers)
+check "nothing left after purge${left:+: $left}" [ -z "$left" ]
+finish "$suite"
