@@ -23,6 +23,7 @@ tried=0
 # NAME|mpt3sas?|STEPS|SUITE|cause (ERE on the suite's failure lines)
 plants='leak-slab|0|@fault reduced;@cycles 1 5 0|fault-injection|free pages missing
 leak-slab|0|@cycles 2 5 0|cycles|free pages missing
+leak-mid|0|@fault reduced|fault-injection|fail_slab=183: [0-9]+ free pages missing
 leak-meta|0|@fault reduced|fault-injection|slab pages added|kmemleak: [0-9]+ unreferenced
 warn|0|@fault reduced|fault-injection|splat in the kernel log: .*WARNING
 errno|0|@fault reduced|fault-injection|ret=-22
