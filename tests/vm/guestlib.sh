@@ -12,6 +12,9 @@
 # - gl_free_pages/gl_slab_pages read the free page count (buddy plus the
 #   per-CPU lists) and the unreclaimable slab pages, after dropping caches
 #   and shrinking every slab cache, so what is left is what is held;
+# - gl_mem_base, gl_mem_check and gl_mem_end compare those counts with a
+#   starting point: a drift over tolerance gets further looks before it
+#   fails, and the end of a suite is compared with its start;
 # - gl_kmemleak scans with kmemleak where the kernel has it.
 
 PATH=/bin
@@ -74,12 +77,17 @@ gl_klog() {
 	echo "$gl_chunk"
 }
 
+# gl_settle: give back what the kernel keeps but can drop (page cache,
+# slab caches) and fold the per-CPU counter deltas into /proc/vmstat, so a
+# reading is exact rather than up to a threshold per CPU and zone off
 gl_settle() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	for f in /sys/kernel/slab/*/shrink; do
 		echo 1 > "$f"
 	done 2>/dev/null
+	# older kernels refuse the write (EINVAL) when a counter is negative
+	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
 }
 
 # gl_free_pages: free pages, buddy allocator plus per-CPU lists
@@ -107,15 +115,31 @@ if [ "${VMTEST_SETUP:-plain}" = iommu ]; then
 	GL_FREE_TOL=192
 	GL_SLAB_TOL=48
 fi
+# The waits (s) before each further look at a reading over tolerance: the
+# kernel frees some memory late (RCU callbacks, the IOMMU's flush queue on
+# its 10 ms timer, workqueues), later still on a busy host.  About 7 s in
+# all, spent only when a reading is over tolerance.
+GL_SETTLE_WAITS="0.2 0.5 1 2 3"
 for w in $(cat /proc/cmdline); do
 	case $w in
 	vmtest.free_tol=*) GL_FREE_TOL=${w#*=} ;;
 	vmtest.slab_tol=*) GL_SLAB_TOL=${w#*=} ;;
+	vmtest.settle_waits=*) GL_SETTLE_WAITS=$(echo "${w#*=}" | tr , ' ') ;;
 	esac
 done
+# readings that needed a second look, over the whole suite: how many, the
+# worst first drift and the worst it settled to (free, slab pages)
+GL_RELOOKS=0
+GL_RELOOK_DF=0
+GL_RELOOK_DS=0
+GL_SETTLED_DF=0
+GL_SETTLED_DS=0
+GL_START_FREE=
+GL_START_SLAB=
 
 # gl_mem_base: remember the current readings as the starting point (after a
-# second settling: RCU frees what the first one dropped)
+# second settling: RCU frees what the first one dropped).  The first call
+# is also the starting point of the suite's end check (gl_mem_end).
 gl_mem_base() {
 	gl_settle
 	sleep 1
@@ -124,30 +148,112 @@ gl_mem_base() {
 	GL_FREE_DRIFT=0
 	GL_SLAB_DRIFT=0
 	GL_LEAKS=0
+	if [ -z "$GL_START_FREE" ]; then
+		GL_START_FREE=$GL_FREE0
+		GL_START_SLAB=$GL_SLAB0
+	fi
+	gl_mem_best
 	gl_say "memory: starting point $GL_FREE0 free pages, $GL_SLAB0 slab pages"
 }
 
+# gl_mem_best: the end check's reference follows the best reading of the
+# suite (most free, least slab), as gl_mem_check's does within a phase
+gl_mem_best() {
+	[ "$GL_FREE0" -le "$GL_START_FREE" ] || GL_START_FREE=$GL_FREE0
+	[ "$GL_SLAB0" -ge "$GL_START_SLAB" ] || GL_START_SLAB=$GL_SLAB0
+}
+
+# gl_mem_look FREE0 SLAB0 [MAX_LOOKS]: read free and slab pages (gl_free,
+# gl_slab) and the drift from FREE0 and SLAB0 (gl_df free pages missing,
+# gl_ds slab pages added); while over tolerance, wait and read again, at
+# most MAX_LOOKS readings (default: one per wait, plus the first).  A drift
+# over tolerance is a suspicion: memory in flight comes back, a leak stays.
+# Sets gl_looks and gl_df1/gl_ds1 (the first look); true if within.
+gl_mem_look() {
+	gl_looks=0
+	for gl_wait in 0 $GL_SETTLE_WAITS; do
+		[ "$gl_looks" -lt "${3:-99}" ] || break
+		[ "$gl_wait" = 0 ] || sleep "$gl_wait"
+		gl_free=$(gl_free_pages)
+		gl_slab=$(gl_slab_pages)
+		gl_df=$(($1 - gl_free))
+		gl_ds=$((gl_slab - $2))
+		gl_looks=$((gl_looks + 1))
+		if [ "$gl_looks" = 1 ]; then
+			gl_df1=$gl_df
+			gl_ds1=$gl_ds
+		fi
+		[ "$gl_df" -gt "$GL_FREE_TOL" ] || [ "$gl_ds" -gt "$GL_SLAB_TOL" ] || return 0
+	done
+	return 1
+}
+
+# gl_mem_verdict WHAT WITHIN: after gl_mem_look (whose status is WITHIN),
+# log a suspicion that settled, or fail on a drift that stayed
+gl_mem_verdict() {
+	if [ "$2" = 0 ]; then
+		[ "$gl_looks" -gt 1 ] || return 0
+		gl_say "memory: $1: $gl_df1 free pages missing, $gl_ds1 slab pages added; settled to $gl_df and $gl_ds after $gl_looks looks"
+		GL_RELOOKS=$((GL_RELOOKS + 1))
+		[ "$gl_df1" -le "$GL_RELOOK_DF" ] || GL_RELOOK_DF=$gl_df1
+		[ "$gl_ds1" -le "$GL_RELOOK_DS" ] || GL_RELOOK_DS=$gl_ds1
+		[ "$gl_df" -le "$GL_SETTLED_DF" ] || GL_SETTLED_DF=$gl_df
+		[ "$gl_ds" -le "$GL_SETTLED_DS" ] || GL_SETTLED_DS=$gl_ds
+		return 0
+	fi
+	GL_LEAKS=$((GL_LEAKS + 1))
+	if [ "$gl_df" -gt "$GL_FREE_TOL" ]; then
+		gl_fail "$1: $gl_df free pages missing since the start (tolerance $GL_FREE_TOL; $gl_df1 at the first of $gl_looks looks)"
+	else
+		gl_fail "$1: $gl_ds slab pages added since the start (tolerance $GL_SLAB_TOL; $gl_ds1 at the first of $gl_looks looks)"
+	fi
+}
+
 # gl_mem_check WHAT: free pages and slab pages must be back at the
-# starting point, within GL_FREE_TOL and GL_SLAB_TOL.  The starting point
-# follows the best reading so far (most free, least slab), so memory the
-# kernel gave back late cannot hide a later leak.  Sets gl_df (free pages
-# missing) and gl_ds (slab pages added).
+# starting point, within GL_FREE_TOL and GL_SLAB_TOL, after settling
+# (gl_mem_look).  The starting point follows the best reading so far (most
+# free, least slab), so memory the kernel gave back late cannot hide a
+# later leak.  Once a leak is confirmed the suite is red: later readings
+# get one look, not a wait each.  Sets gl_df (free pages missing) and
+# gl_ds (slab pages added).
 gl_mem_check() {
-	gl_free=$(gl_free_pages)
-	gl_slab=$(gl_slab_pages)
-	gl_df=$((GL_FREE0 - gl_free))
-	gl_ds=$((gl_slab - GL_SLAB0))
+	if [ "$GL_LEAKS" = 0 ]; then
+		gl_mem_look "$GL_FREE0" "$GL_SLAB0"
+	else
+		gl_mem_look "$GL_FREE0" "$GL_SLAB0" 1
+	fi
+	gl_mem_verdict "$1" $?
 	[ "$gl_df" -le "$GL_FREE_DRIFT" ] || GL_FREE_DRIFT=$gl_df
 	[ "$gl_ds" -le "$GL_SLAB_DRIFT" ] || GL_SLAB_DRIFT=$gl_ds
-	if [ "$gl_df" -gt "$GL_FREE_TOL" ]; then
-		GL_LEAKS=$((GL_LEAKS + 1))
-		gl_fail "$1: $gl_df free pages missing since the start (tolerance $GL_FREE_TOL)"
-	elif [ "$gl_ds" -gt "$GL_SLAB_TOL" ]; then
-		GL_LEAKS=$((GL_LEAKS + 1))
-		gl_fail "$1: $gl_ds slab pages added since the start (tolerance $GL_SLAB_TOL)"
-	fi
 	[ "$gl_free" -le "$GL_FREE0" ] || GL_FREE0=$gl_free
 	[ "$gl_slab" -ge "$GL_SLAB0" ] || GL_SLAB0=$gl_slab
+	gl_mem_best
+}
+
+# gl_mem_end: the cumulative check, at the end of a suite: after a settling
+# (always, and more while over tolerance), free and slab pages must be back
+# within tolerance of the suite's starting point.  That point is the best
+# reading of the whole suite, not the first: a leak only lowers the free
+# count, so the best reading comes before it and the leak shows in full
+# (32 pages a point are 320 pages after the 10 points of the reduced
+# sample, 11,744 after the 367 of the full one), while memory the kernel
+# still held at the first reading and gave back later cannot hide as much
+# of a leak.  Noise cannot pile up: it is measured against the same best
+# reading as every gl_mem_check, within the same tolerance.  Sets
+# GL_END_DF and GL_END_DS.
+gl_mem_end() {
+	gl_settle
+	sleep 1
+	gl_mem_look "$GL_START_FREE" "$GL_START_SLAB"
+	gl_mem_verdict "end of the suite (cumulative)" $?
+	GL_END_DF=$gl_df
+	GL_END_DS=$gl_ds
+	gl_say "memory: end of the suite: $gl_df free pages missing, $gl_ds slab pages added since the best reading ($GL_START_FREE free, $GL_START_SLAB slab pages)"
+}
+
+# gl_mem_figures: for a suite's FIGURES line
+gl_mem_figures() {
+	echo "end drift $GL_END_DF free pages, $GL_END_DS slab pages; second looks=$GL_RELOOKS (worst $GL_RELOOK_DF free/$GL_RELOOK_DS slab pages, settled to at most $GL_SETTLED_DF/$GL_SETTLED_DS)"
 }
 
 # gl_kmemleak: with kmemleak, scan (twice, objects must be 5 s old) and

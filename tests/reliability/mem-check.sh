@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The guest's memory check (gl_mem_base, gl_mem_check, gl_mem_end of
+# tests/vm/guestlib.sh) on the host, fed made-up readings: pages in flight
+# for a moment must settle and pass, a leak must fail after the bounded
+# looks, and a leak spread under tolerance over two phases must fail at
+# the end.  No guest can show a transient on demand; this can.
+#
+#   tests/reliability/mem-check.sh      prints "ok: ..." per case; exit 1 on any failure
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+
+# guestlib.sh with the guest's paths replaced; each replacement must apply
+sed -e 's|^\. /etc/vmtest/conf.*|VMTEST_SPLAT_RE=x|' -e 's|^PATH=/bin$|:|' \
+	-e 's|\$(cat /proc/cmdline)|$GL_TEST_CMDLINE|' \
+	-e "s|^GL_FAILS=.*|GL_FAILS=$work/fails|" -e "s|^GL_KEPT=.*|GL_KEPT=$work/kept|" \
+	"$top/tests/vm/guestlib.sh" > "$work/guestlib.sh"
+for s in VMTEST_SPLAT_RE=x GL_TEST_CMDLINE "GL_FAILS=$work/fails"; do
+	grep -qF "$s" "$work/guestlib.sh" || { echo "FAIL: guestlib.sh changed: cannot stub '$s'"; exit 1; }
+done
+
+# run_case NAME SCRIPT READINGS: SCRIPT (sh, with guestlib.sh sourced) reads
+# "free slab" pairs from READINGS, one per gl_free_pages; prints its log
+run_case() {
+	printf '%s\n' "$3" | tr ';' '\n' > "$work/q"
+	: > "$work/fails"
+	cat > "$work/case.sh" <<EOF
+GL_TEST_CMDLINE=
+. $work/guestlib.sh
+sleep() { echo "\$1" >> $work/slept; }
+gl_settle() { :; }	# never drop the host's caches
+gl_free_pages() {
+	set -- \$(head -n 1 $work/q)
+	[ -n "\${1:-}" ] || { echo "readings exhausted" | tee -a $work/fails >&2; echo 0; return; }
+	sed -i 1d $work/q
+	echo "\$2" > $work/slab
+	echo "\$1"
+}
+gl_slab_pages() { cat $work/slab; }
+$2
+echo "RELOOKS=\$GL_RELOOKS LEAKS=\$GL_LEAKS"
+EOF
+	: > "$work/slept"
+	sh "$work/case.sh" 2>&1
+}
+
+# expect NAME OUTPUT ERE [!]: OUTPUT must (or with !, must not) match ERE
+expect() {
+	if { [ "${4:-}" = '!' ] && ! echo "$2" | grep -qE "$3"; } ||
+	   { [ "${4:-}" != '!' ] && echo "$2" | grep -qE "$3"; }; then
+		echo "ok: $1: ${4:+no }'$3'"
+	else
+		echo "FAIL: $1: ${4:+unexpected }'$3' in:"
+		echo "$2" | sed 's/^/  | /'
+		status=1
+	fi
+}
+
+# a point holds 922 pages for a moment (the sid/iommu case of issue #15),
+# the next ones are back: one second look, green
+out=$(run_case transient '
+gl_mem_base
+gl_mem_check p1
+gl_mem_check p2
+gl_mem_check p3
+gl_mem_end
+gl_say "FIGURES $(gl_mem_figures)"
+gl_end' '10000 100;9950 100;9078 100;9941 101;9945 100;9950 100')
+expect transient "$out" 'p2: 922 free pages missing, 0 slab pages added; settled to 59 and 1 after 2 looks'
+expect transient "$out" 'second looks=1 \(worst 922 free/0 slab pages, settled to at most 59/1\)'
+expect transient "$out" 'guest: PASS'
+expect transient "$out" 'FAIL' !
+
+# one point leaks 200 pages for good: red after every look, the later
+# points one look each, and the end check red too
+out=$(run_case leak '
+gl_mem_base
+gl_mem_check p1
+gl_mem_check p2
+gl_mem_check p3
+gl_mem_end
+gl_end' '10000 100;9990 100;9800 100;9800 100;9800 100;9800 100;9800 100;9800 100;9795 100;9800 100;9800 100;9800 100;9800 100;9800 100;9800 100')
+expect leak "$out" 'FAIL: p2: 200 free pages missing since the start \(tolerance 96; 200 at the first of 6 looks\)'
+expect leak "$out" 'FAIL: p3: 205 free pages missing since the start \(tolerance 96; 205 at the first of 1 looks\)'
+expect leak "$out" 'FAIL: end of the suite \(cumulative\): 200 free pages missing'
+expect leak "$out" 'guest: FAIL \(3 failure'
+expect leak "$out" 'readings exhausted' !
+
+# slab pages that stay
+out=$(run_case slab '
+gl_mem_base
+gl_mem_check p1
+gl_end' '10000 100;10000 140;10000 140;10000 140;10000 140;10000 140;10000 140')
+expect slab "$out" 'FAIL: p1: 40 slab pages added since the start \(tolerance 32; 40 at the first of 6 looks\)'
+
+# a slow leak: 32 pages a point is red by the fourth point
+out=$(run_case slow '
+gl_mem_base
+for p in 1 2 3 4; do gl_mem_check p$p; done
+gl_end' '10000 100;9968 100;9936 100;9904 100;9872 100;9872 100;9872 100;9872 100;9872 100;9872 100')
+expect slow "$out" 'FAIL: p4: 128 free pages missing'
+expect slow "$out" 'FAIL: p[123]:' !
+
+# 64 pages leaked in each of two phases (each under tolerance against its
+# own starting point): only the end check, against the suite's best
+# reading, sees the 128
+out=$(run_case phases '
+gl_mem_base
+gl_mem_check p1
+gl_mem_base
+gl_mem_check q1
+gl_mem_end
+gl_end' '10000 100;9936 100;9936 100;9872 100;9872 100;9872 100;9872 100;9872 100;9872 100;9872 100')
+expect phases "$out" 'FAIL: (p|q)1:' !
+expect phases "$out" 'FAIL: end of the suite \(cumulative\): 128 free pages missing since the start'
+
+# the waits are the bounded, growing ones
+out=$(run_case waits '
+gl_mem_base
+gl_mem_check p1' '10000 100;9000 100;9000 100;9000 100;9000 100;9000 100;9000 100')
+waits=$(tr '\n' ' ' < "$work/slept")
+expect waits "$waits" '^1 0.2 0.5 1 2 3 $'
+
+[ $status = 0 ] && echo "mem-check: all cases ok" || echo "mem-check: FAILED"
+exit $status
