@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/hba/run.sh [--reduced] (`make hbatest`): the project's mpt3sas.ko on
+# the emulated SAS3008 (tests/hba/sas3008.c, built into Debian's QEMU by
+# tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), with scsi-hd
+# disks backed by a host file.  Each guest runs tests/hba/guest/hba once
+# per line of the plan: attach with max_sgl_entries=N and an allocator,
+# geometry and chain count, the disk in sysfs, a host-written token read
+# through the HBA, direct I/O written and read back, rmmod; no splat.
+#
+# --reduced: 6.1, plain, max_sgl_entries=256 with chainpool, 8 MiB.
+# Full: the series of KERNELS (default 6.1), plain and iommu, N = 16, 128,
+# 256 and 2048 (the controller maximum: 128 chains per I/O) with chainpool
+# and dma_pool, 4 concurrent writers.
+#
+# Environment: KERNELS, HBA_SETUPS, HBA_PLAN (steps, one "@hba N ALLOC MIB
+# JOBS" per line), HBA_TIMEOUT (seconds per guest), VMTEST_* knobs.
+# The modules come from build/modules/<series>/ (`make matrix`), built
+# there first if missing.  Logs: build/hbatest/<series>-<setup>.log.
+
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+LOG_TAG=hbatest
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+
+variant=full
+case ${1:-} in
+--reduced) variant=reduced ;;
+'') ;;
+*) echo "usage: $0 [--reduced]" >&2; exit 2 ;;
+esac
+
+out=$BUILD_ROOT/hbatest
+if [ $variant = reduced ]; then
+	kernels=${KERNELS:-6.1}
+	setups=${HBA_SETUPS:-plain}
+	plan=${HBA_PLAN:-@hba 256 chainpool 8 1}
+else
+	kernels=${KERNELS:-6.1}
+	setups=${HBA_SETUPS:-plain iommu}
+	plan=${HBA_PLAN:-"@hba 16 chainpool 8 4
+@hba 128 chainpool 8 4
+@hba 256 chainpool 16 4
+@hba 256 dma_pool 16 4
+@hba 2048 chainpool 8 4"}
+fi
+mkdir -p "$out"
+
+"$here/qemu.sh"
+qemu=$BUILD_ROOT/qemu/current/qemu-system-x86_64
+[ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
+
+# the project's mpt3sas.ko per series, with the kernel's sd_mod for the disk
+missing=""
+for series in $kernels; do
+	[ -f "$BUILD_ROOT/modules/$series/mpt3sas.ko" ] || missing="$missing $series"
+done
+if [ -n "$missing" ]; then
+	log "building the modules for$missing (tests/matrix.sh)"
+	KERNELS=${missing# } "$top/tests/matrix.sh" >"$out/matrix.log" 2>&1 ||
+		die "tests/matrix.sh failed (build/hbatest/matrix.log)"
+fi
+mods=$out/modules
+rm -rf "$mods"
+for series in $kernels; do
+	"$top/tests/kernels/fetch.sh" "$series" >/dev/null
+	# shellcheck disable=SC1090 # written by fetch.sh
+	. "$(series_env "$series")"
+	mkdir -p "$mods/$series"
+	cp "$BUILD_ROOT/modules/$series/mpt3sas.ko" "$mods/$series/"
+	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends sd_mod | awk '/^insmod/ {p=$2} END {print p}')
+	[ -n "$ko" ] || die "$series: the kernel has no sd_mod module"
+	case $ko in
+	*.ko.xz) xz -dc "$ko" > "$mods/$series/sd_mod.ko" ;;
+	*.ko.zst) zstd -qdc "$ko" > "$mods/$series/sd_mod.ko" ;;
+	*) cp "$ko" "$mods/$series/sd_mod.ko" ;;
+	esac
+done
+
+# one 64 MiB disk; its first sector carries a token the guest must read
+# through the HBA.  Each guest writes to its own snapshot of it.
+token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+disk=$out/disk0.img
+rm -f "$disk"
+truncate -s 64M "$disk"
+printf 'hbatest %s\n' "$token" | dd of="$disk" conv=notrunc status=none
+# the sector the HBA holds once per attach, for the task abort check
+stall=120000
+printf 'hbatest-stall %s\n' "$token" |
+	dd of="$disk" bs=512 seek=$stall conv=notrunc status=none
+
+args="-L /usr/share/qemu -L /usr/share/seabios ${HBA_QEMU_ARGS:-}
+-cpu max
+-device sas3008,id=hba,stall_lba=$stall
+-drive if=none,id=d0,file=$disk,format=raw,snapshot=on,cache=writeback
+-device scsi-hd,drive=d0,bus=hba.0,scsi-id=0"
+
+start=$SECONDS
+set +e
+VM_DIR=$out MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
+	VMTEST_TIMEOUT=${HBA_TIMEOUT:-600} VMTEST_STEPS=$plan \
+	VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu VMTEST_QEMU_ARGS=$args \
+	VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
+	"$top/tests/vm/run.sh" 2>&1 | tee "$out/harness.out" >&2
+set -e
+rc=$(grep -qE '^[0-9]+ passed, 0 failed$' "$out/harness.out" && echo 0 || echo 1)
+
+echo
+echo "hbatest ($variant), $((SECONDS - start)) s:"
+for series in $kernels; do
+	for setup in $setups; do
+		log=$out/$series-$setup.log
+		[ -f "$log" ] || continue
+		tr -d '\r' < "$log" | sed -n 's/^hba: \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1/p' |
+			sed "s/^/$series $setup: /"
+	done
+done
+echo "harness: $(tail -n 1 "$out/harness.out")"
+exit "$rc"
