@@ -51,6 +51,16 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define REG_REQ_DESC_POST_LOW   0xc0
 #define REG_REQ_DESC_POST_HIGH  0xc4
 #define REG_SUP_REPLY_POST_IDX  0x30c   /* + 0x10 per group of 8 queues */
+/*
+ * Not MPI: read-only counters for tests/hba in a vendor capability of the
+ * PCI config space: SCSI IO requests started, those with chain elements,
+ * the most chain segments in one.
+ */
+#define STAT_CAP                0xd0
+#define STAT_CAP_SIZE           16
+#define STAT_IOS                (STAT_CAP + 4)
+#define STAT_CHAINED_IOS        (STAT_CAP + 8)
+#define STAT_MAX_CHAINS         (STAT_CAP + 12)
 #define SUP_REPLY_POST_GROUPS   12
 
 #define MMIO_SIZE               0x10000
@@ -576,7 +586,7 @@ static void sas3008_topology_event(SAS3008State *s, int only_phy, bool added)
  */
 static uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
                                  uint32_t frame_len, uint32_t off,
-                                 QEMUSGList *qsg)
+                                 QEMUSGList *qsg, uint32_t *nchains)
 {
     uint64_t seg_addr = 0;
     uint32_t seg_n = (frame_len - off) / IEEE_SGE_SIZE;
@@ -592,6 +602,7 @@ static uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
         uint32_t len;
         uint8_t flags;
 
+        *nchains = chains;
         if (i == seg_n) {
             return ST_SUCCESS;  /* end of the last segment */
         }
@@ -1034,6 +1045,7 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     uint32_t cdb_len = lduw_le_p(frame + 0x24) & 0x3f;
     uint32_t sgl_off = frame[0x14] * 4;
     uint16_t status;
+    uint32_t chains = 0;
     int32_t n;
 
     if (s->smid_req[smid]) {
@@ -1061,7 +1073,7 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     r->cancel_status = ST_SCSI_TASK_TERMINATED;
     pci_dma_sglist_init(&r->qsg, &s->dev, 4);
     status = sas3008_ieee_sgl(s, frame, s->req_frame_bytes,
-                              sgl_off ? sgl_off : 0x60, &r->qsg);
+                              sgl_off ? sgl_off : 0x60, &r->qsg, &chains);
     if (status != ST_SUCCESS) {
         qemu_log_mask(LOG_GUEST_ERROR, "sas3008: SMID %u: invalid SGL\n",
                       smid);
@@ -1069,6 +1081,15 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
         qemu_sglist_destroy(&r->qsg);
         g_free(r);
         return;
+    }
+    pci_set_long(s->dev.config + STAT_IOS,
+                 pci_get_long(s->dev.config + STAT_IOS) + 1);
+    if (chains) {
+        pci_set_long(s->dev.config + STAT_CHAINED_IOS,
+                     pci_get_long(s->dev.config + STAT_CHAINED_IOS) + 1);
+        if (chains > pci_get_long(s->dev.config + STAT_MAX_CHAINS)) {
+            pci_set_long(s->dev.config + STAT_MAX_CHAINS, chains);
+        }
     }
     s->smid_req[smid] = r;
     if (sas3008_stall(s, frame + 0x40)) {
@@ -1235,12 +1256,12 @@ static void sas3008_fw_upload(SAS3008State *s, uint16_t smid, uint8_t msix,
     uint8_t reply[0x18];
     QEMUSGList qsg;
     uint16_t status;
-    uint32_t size = ldl_le_p(req + 0x1c), done = 0;
+    uint32_t size = ldl_le_p(req + 0x1c), done = 0, n;
     int i;
 
     /* an empty image: no package version to show */
     pci_dma_sglist_init(&qsg, &s->dev, 1);
-    status = sas3008_ieee_sgl(s, req, s->req_frame_bytes, 0x20, &qsg);
+    status = sas3008_ieee_sgl(s, req, s->req_frame_bytes, 0x20, &qsg, &n);
     for (i = 0; status == ST_SUCCESS && i < qsg.nsg && done < size; i++) {
         uint32_t l = MIN(qsg.sg[i].len, size - done);
         dma_memory_set(qsg.as, qsg.sg[i].base, 0, l, MEMTXATTRS_UNSPECIFIED);
@@ -1792,6 +1813,11 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
     pci_register_bar(dev, 0, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
     pci_register_bar(dev, 1, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
+    if (pci_add_capability(dev, PCI_CAP_ID_VNDR, STAT_CAP, STAT_CAP_SIZE,
+                           errp) < 0) {
+        return;
+    }
+    dev->config[STAT_CAP + 2] = STAT_CAP_SIZE;
     if (s->use_msix) {
         if (msix_init(dev, s->msix_vectors, &s->mmio, 1, MSIX_TABLE_OFFSET,
                       &s->mmio, 1, MSIX_PBA_OFFSET, 0, errp)) {
