@@ -30,6 +30,8 @@ LOG_TAG=hbatest
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 
+# All in a function: bash reads it whole before running it.
+main() {
 variant=full
 case ${1:-} in
 --reduced) variant=reduced ;;
@@ -50,7 +52,8 @@ else
 @hba 256 chainpool 16 4
 @hba 64 dma_pool 16 4
 @hba 64 in_tree 16 4
-@hba 2048 chainpool 8 4"}
+@hba 2048 chainpool 8 4
+@hba 256 chainpool 8 1 keep"}
 fi
 mkdir -p "$out"
 
@@ -142,15 +145,24 @@ for series in $kernels; do
 		kver=$(cat "$mods/$series/kver")
 		iommu=false
 		[ "$setup" = iommu ] && iommu=true
+		# the .shutdown of a driver left loaded ("keep"): from init's
+		# marker to the kernel's last line, in kernel time
+		shutdown_us=$(tr -d '\r' < "$log" | awk '
+			function t(l) { sub(/^\[ */, "", l); sub(/\].*/, "", l); return l }
+			/VMTEST: poweroff/ { a = t($0) }
+			/reboot: Power down/ { b = t($0) }
+			END { if (a != "" && b != "") printf "%d", (b - a) * 1000000 }')
 		tr -d '\r' < "$log" | sed -n 's/^hba: FIGURES //p' |
 		while read -r fig; do
 			# n= allocator= chains= attach_ms= rmmod_ms= chain_alloc_us= chain_free_us=
+			f_keep=
 			eval "$(echo "$fig" | tr ' ' '\n' | grep -E '^[a-z_]+=[-0-9a-z_]+$' | sed 's/^/f_/')"
-			driver=ours chains=$f_chains
+			driver=ours chains=$f_chains shut=-
 			[ "$f_allocator" = in_tree ] && driver=in_tree chains=null
-			printf '{"series":"%s","kernel":"%s","iommu":%s,"driver":"%s","allocator":"%s","max_sgl_entries":%s,"nr_chains":%s,"attach_ns":%s,"rmmod_ns":%s,"shutdown_ns":null,"chain_alloc_ns":%s,"chain_free_ns":%s}\n' \
+			[ "$f_keep" = 1 ] && shut=${shutdown_us:--}
+			printf '{"series":"%s","kernel":"%s","iommu":%s,"driver":"%s","allocator":"%s","max_sgl_entries":%s,"nr_chains":%s,"attach_ns":%s,"rmmod_ns":%s,"shutdown_ns":%s,"chain_alloc_ns":%s,"chain_free_ns":%s}\n' \
 				"$series" "$kver" "$iommu" "$driver" "$f_allocator" "$f_n" "$chains" \
-				"$(ns "$f_attach_ms" 1000000)" "$(ns "$f_rmmod_ms" 1000000)" \
+				"$(ns "$f_attach_ms" 1000000)" "$(ns "$f_rmmod_ms" 1000000)" "$(ns "$shut" 1000)" \
 				"$(ns "$f_chain_alloc_us" 1000)" "$(ns "$f_chain_free_us" 1000)"
 		done
 	done
@@ -161,4 +173,7 @@ done > "$out/records"
 	echo ']}'
 } > "$out/results.json"
 echo "records: ${out#"$top"/}/results.json"
-exit "$rc"
+return "$rc"
+}
+
+main "$@"
