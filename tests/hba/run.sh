@@ -61,6 +61,11 @@ mkdir -p "$out"
 qemu=$BUILD_ROOT/qemu/current/qemu-system-x86_64
 [ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
 
+# the device alone against malformed requests (qtest, no guest)
+malformed=PASS
+"$here/malformed.sh" "$qemu" > "$out/malformed.log" 2>&1 || malformed=FAIL
+log "malformed requests: $malformed ($(tail -n 1 "$out/malformed.log"))"
+
 # the project's mpt3sas.ko per series, with the kernel's sd_mod for the disk
 missing=""
 for series in $kernels; do
@@ -123,6 +128,7 @@ VM_DIR=$out MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
 	"$top/tests/vm/run.sh" 2>&1 | tee "$out/harness.out" >&2
 set -e
 rc=$(grep -qE '^[0-9]+ passed, 0 failed$' "$out/harness.out" && echo 0 || echo 1)
+[ "$malformed" = PASS ] || rc=1
 
 echo
 echo "hbatest ($variant), $((SECONDS - start)) s:"
@@ -134,6 +140,7 @@ for series in $kernels; do
 			sed "s/^/$series $setup: /"
 	done
 done
+echo "malformed requests (tests/hba/malformed.sh): $malformed, $(tail -n 1 "$out/malformed.log")"
 echo "harness: $(tail -n 1 "$out/harness.out")"
 
 # build/hbatest/results.json: one record per attach of the plan
