@@ -53,6 +53,7 @@ else
 @hba 64 dma_pool 16 4
 @hba 64 in_tree 16 4
 @hba 2048 chainpool 8 4
+@hba-cycles 50 256 chainpool
 @hba 256 chainpool 8 1 keep"}
 fi
 mkdir -p "$out"
@@ -136,7 +137,7 @@ for series in $kernels; do
 	for setup in $setups; do
 		log=$out/$series-$setup.log
 		[ -f "$log" ] || continue
-		tr -d '\r' < "$log" | sed -n 's/^hba: \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1/p' |
+		tr -d '\r' < "$log" | sed -n 's/^\(hba\|hba-cycles\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
 			sed "s/^/$series $setup: /"
 	done
 done
