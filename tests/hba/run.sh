@@ -184,4 +184,4 @@ echo "records: ${out#"$top"/}/results.json"
 return "$rc"
 }
 
-main "$@"
+main "$@"; exit $?
