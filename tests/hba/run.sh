@@ -67,11 +67,15 @@ malformed=PASS
 "$here/malformed.sh" "$qemu" > "$out/malformed.log" 2>&1 || malformed=FAIL
 log "malformed requests: $malformed ($(tail -n 1 "$out/malformed.log"))"
 
-# the project's mpt3sas.ko per series, with the kernel's sd_mod for the disk
+# the project's mpt3sas.ko per series (HBA_MODULES_DIR/<series>/ if set:
+# detects-faults.sh), with the kernel's sd_mod for the disk
+moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules}
 missing=""
 for series in $kernels; do
-	[ -f "$BUILD_ROOT/modules/$series/mpt3sas.ko" ] || missing="$missing $series"
+	[ -f "$moddir/$series/mpt3sas.ko" ] || missing="$missing $series"
 done
+[ -z "$missing" ] || [ -z "${HBA_MODULES_DIR:-}" ] ||
+	die "no mpt3sas.ko for$missing in $HBA_MODULES_DIR"
 if [ -n "$missing" ]; then
 	log "building the modules for$missing (tests/matrix.sh)"
 	KERNELS=${missing# } "$top/tests/matrix.sh" >"$out/matrix.log" 2>&1 ||
@@ -91,7 +95,7 @@ for series in $kernels; do
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	mkdir -p "$mods/$series"
-	cp "$BUILD_ROOT/modules/$series/mpt3sas.ko" "$mods/$series/"
+	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
 	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends sd_mod | awk '/^insmod/ {p=$2} END {print p}')
 	[ -n "$ko" ] || die "$series: the kernel has no sd_mod module"
 	unpack "$ko" "$mods/$series/sd_mod.ko"
