@@ -22,6 +22,11 @@
 #                        minutes; tests/reliability/README.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on
 #                        6.1, 6.12 and sid (about 12 minutes; build/bench/)
+#   make qemu            Debian 12's QEMU with our emulated SAS3008 HBA
+#                        (tests/hba/, into build/qemu/; cached)
+#   make hbatest         mpt3sas.ko on the emulated HBA in QEMU: attach,
+#                        chain pool, disk, direct I/O, rmmod (build/hbatest/);
+#                        make hbatest-reduced: one attach on 6.1
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
 #
 # Everything generated lives in build/.
@@ -87,6 +92,16 @@ reliability: tree | deps-check
 bench: | deps-check
 	bench/run.sh
 
+# Not part of make check (yet).  KERNELS= picks series.
+qemu: | deps-check
+	tests/hba/qemu.sh
+
+hbatest: tree | deps-check
+	tests/hba/run.sh
+
+hbatest-reduced: tree | deps-check
+	tests/hba/run.sh --reduced
+
 check: tree | deps-check
 	tests/run.sh
 
@@ -108,4 +123,4 @@ include packaging/packaging.mk
 
 .PHONY: all deps deps-modules deps-packages deps-check upstream tree modules \
 	unit matrix vmtest static reliability bench check check-debug repin \
-	clean distclean
+	clean distclean qemu hbatest hbatest-reduced

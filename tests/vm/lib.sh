@@ -141,6 +141,8 @@ vm_initramfs() {
 }
 
 # vm_boot SERIES SETUP INITRD LOG: run the guest; returns qemu's/timeout's rc.
+# VMTEST_QEMU is the QEMU binary (default: the host's), VMTEST_QEMU_ARGS
+# further options (a word list: tests/hba adds its HBA and disks).
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
 	local -a iommu=()
@@ -157,8 +159,9 @@ vm_boot() {
 		;;
 	*) die "unknown setup '$setup' (plain, iommu)" ;;
 	esac
+	# shellcheck disable=SC2086 # VMTEST_QEMU_ARGS is a word list
 	timeout --kill-after=10 "$VMTEST_TIMEOUT" \
-		qemu-system-x86_64 -accel tcg -machine "$machine" -m "$VMTEST_MEM" -smp 1 \
+		"${VMTEST_QEMU:-qemu-system-x86_64}" ${VMTEST_QEMU_ARGS:-} -accel tcg -machine "$machine" -m "$VMTEST_MEM" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$log" -monitor none \
 		"${iommu[@]}" -device edu \

@@ -18,6 +18,8 @@
 #   VMTEST_STEPS       override the guest steps (see below)
 #   VMTEST_TIMEOUT     seconds per guest (default 240), VMTEST_MEM (default 1G)
 #   VMTEST_APPEND      extra kernel command line
+#   VMTEST_QEMU        QEMU binary (default: qemu-system-x86_64 from PATH)
+#   VMTEST_QEMU_ARGS   extra QEMU options, a word list (tests/hba/run.sh)
 #   VMTEST_PARALLEL    1 (default): boot a kernel's setups side by side; 0: one by one
 #   VMTEST_PREFETCH    1 (default): fetch all kernels in the background first
 #   VM_DIR             where logs and initramfs go (default build/vm)
@@ -63,7 +65,7 @@ mpt3sas max_sgl_entries=256"
 fi
 VMTEST_STEPS=${VMTEST_STEPS:-$DEFAULT_STEPS}
 
-need_cmds qemu-system-x86_64 timeout cpio xz zstd od modinfo modprobe busybox make ldd
+need_cmds "${VMTEST_QEMU:-qemu-system-x86_64}" timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
 mkdir -p "$VM_DIR"
 ROWS=""

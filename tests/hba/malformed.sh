@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/hba/malformed.sh QEMU: drive the emulated SAS3008 with malformed
+# requests through QEMU's qtest protocol (no guest): a handshake of zero
+# dwords, IOC Init with bad depths and garbage addresses, request
+# descriptors with bad SMIDs and types, an SGL that chains to itself, bad
+# reply queue indexes.  Each must leave the IOC in FAULT (with its code)
+# or get an error status; a diag reset brings it back to READY, and QEMU
+# must still answer at the end (no crash, no assert).  Prints one line per
+# check and "N passed, N failed".
+
+set -u
+qemu=${1:?usage: $0 QEMU}
+bar=0xe0000000
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"; kill "$qpid" 2>/dev/null' EXIT
+mkfifo "$dir/in"
+
+"$qemu" -L /usr/share/qemu -L /usr/share/seabios -machine q35 -accel qtest \
+	-qtest stdio -display none -nodefaults \
+	-device sas3008,addr=04.0,id=hba -m 256M \
+	-blockdev driver=null-co,node-name=n0,size=1048576 \
+	-device scsi-hd,drive=n0,bus=hba.0,scsi-id=0 <"$dir/in" >"$dir/out" 2>"$dir/err" &
+qpid=$!
+exec 3>"$dir/in"
+passed=0
+failed=0
+
+replies() { grep -c '^\(OK\|FAIL\|ERR\)' "$dir/out" 2>/dev/null; }
+# send LINE: one qtest command, print its answer (works in a subshell too)
+send() {
+	local want
+	want=$(($(replies) + 1))
+	echo "$1" >&3
+	for _ in $(seq 500); do
+		[ "$(replies)" -ge "$want" ] && break
+		sleep 0.01
+	done
+	sed -n '/^\(OK\|FAIL\|ERR\)/p' "$dir/out" | sed -n "${want}p"
+}
+cfg() { send "outl 0xcf8 $((0x80002000 | $1))" >/dev/null; send "outl 0xcfc $2" >/dev/null; }
+wr() { send "writel $(($bar + $1)) $2" >/dev/null; }
+rd() { send "readl $(($bar + $1))" | awk '{print $2}'; }
+check() {	# NAME CONDITION...
+	local name=$1
+	shift
+	if "$@"; then
+		echo "ok     $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL   $name"
+		failed=$((failed + 1))
+	fi
+}
+state() { printf '0x%08x' $(($(rd 0) & 0xf0000000)); }
+doorbell() { printf '0x%08x' $(($(rd 0))); }
+diag_reset() {
+	local k
+	for k in 0x0 0xf 0x4 0xb 0x2 0x7 0xd; do wr 0x04 $k; done
+	wr 0x08 0x4
+}
+# handshake DWORDS...: returns the reply's 16-bit words, space separated
+handshake() {
+	local d w out="" i
+	wr 0x30 0
+	wr 0x00 $(((0x42 << 24) | ($# << 16)))
+	wr 0x30 0
+	for d in "$@"; do wr 0x00 "$d"; done
+	for i in $(seq 64); do
+		[ $(($(rd 0x30) & 1)) = 1 ] || break
+		[ $(($(rd 0x00) & 0x08000000)) != 0 ] || break
+		w=$(($(rd 0x00) & 0xffff))
+		out="$out $w"
+		wr 0x30 0
+	done
+	wr 0x30 0
+	echo "$out"
+}
+
+# BAR 1 at $bar, memory and bus master on (device 04.0)
+cfg 0x14 $bar
+cfg 0x18 0
+cfg 0x04 6
+check "READY after reset" [ "$(state)" = 0x10000000 ]
+
+wr 0x00 $((0x42 << 24))
+check "handshake of 0 dwords: FAULT" [ "$(state)" = 0x40000000 ]
+check "  with fault code 0x5302" [ "$(doorbell)" = 0x40005302 ]
+diag_reset
+check "diag reset: READY" [ "$(state)" = 0x10000000 ]
+
+# IOC Init, 18 dwords: post queue depth 17 (not a multiple of 16)
+words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100011 \
+	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
+status=$(echo "$words" | awk '{print $8}')
+check "IOC Init with a bad post queue depth: INVALID_FIELD" [ "${status:-x}" = 7 ]
+check "  and still READY" [ "$(state)" = 0x10000000 ]
+
+# IOC Init with garbage addresses (unbacked): accepted
+words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
+	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
+check "IOC Init with unbacked queues: OPERATIONAL" [ "$(state)" = 0x20000000 ]
+
+wr 0xc0 0x00000008
+wr 0xc4 0
+check "descriptor with SMID 0: FAULT 0x5301" [ "$(doorbell)" = 0x40005301 ]
+diag_reset
+handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
+	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+wr 0xc0 $(((1 << 16) | 0x1e))
+wr 0xc4 0
+check "descriptor of an unknown type: FAULT 0x5302" [ "$(doorbell)" = 0x40005302 ]
+diag_reset
+handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
+	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+wr 0x6c $(((5 << 24) | 3))
+check "reply post index of a queue that does not exist: FAULT 0x5303" \
+	[ "$(doorbell)" = 0x40005303 ]
+diag_reset
+
+# a SCSI IO whose SGL chains to itself, in guest RAM at 1 MiB: frames of
+# 128 bytes from 0x100000 (SMID 1 at 0x100080)
+handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
+	0 0 0x100000 0 0x200000 0 0x300000 0 0 0 >/dev/null
+i=0
+while [ $i -lt 16 ]; do
+	send "writel $((0x300000 + 4 * i)) $((0x400000 + 128 * i))" >/dev/null
+	i=$((i + 1))
+done
+wr 0x48 15
+wr 0x6c 0
+f=0x100080
+send "writel $f 0x00000009" >/dev/null                   # handle 9, SCSI IO
+send "writel $((f + 0x14)) 0x00000018" >/dev/null        # SGLOffset0 0x60
+send "writel $((f + 0x1c)) 512" >/dev/null               # DataLength
+send "writel $((f + 0x24)) 10" >/dev/null                # CDB length
+send "writel $((f + 0x3c)) 0x02000000" >/dev/null        # read
+send "writel $((f + 0x40)) 0x00000028" >/dev/null        # READ(10)
+# a chain element at 0x60 pointing at itself (0x100080 + 0x60)
+send "writeq $((f + 0x60)) $((f + 0x60))" >/dev/null
+send "writel $((f + 0x68)) 16" >/dev/null
+send "writel $((f + 0x6c)) 0x80000000" >/dev/null
+wr 0xc0 $((1 << 16))
+wr 0xc4 $((9 << 16))
+check "a self-referencing chain: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
+desc=$(send "readq 0x200000" | awk '{print $2}')
+check "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
+frame=$((desc >> 32))
+st=$(send "readl $((frame + 0x0c))" | awk '{print $2}')
+check "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
+
+diag_reset
+check "QEMU still answers: READY" [ "$(state)" = 0x10000000 ]
+check "QEMU is still running" kill -0 "$qpid"
+clean_err() { ! grep -qiE 'assert|abort|segmentation' "$dir/err"; }
+check "no assertion or crash on stderr" clean_err
+# stop it before closing its input (qtest complains on a closed stdin)
+kill "$qpid" 2>/dev/null
+wait "$qpid" 2>/dev/null
+exec 3>&-
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/hba/qemu.sh (`make qemu`): build Debian 12's QEMU, the version of the
+# installed qemu-system-x86, with our emulated SAS3008 (tests/hba/*.c) wired
+# in by tests/hba/qemu-wiring.patch, for x86_64-softmmu only and with few
+# devices.  The result is build/qemu/<version>-<hash>/qemu-system-x86_64,
+# where <hash> covers our files and this script; build/qemu/current points
+# at it.  A second run with nothing changed does nothing.
+#
+# The source package is fetched through a private apt state (the host's own
+# mirrors, deb-src added there only) and kept in build/qemu/src/.
+#
+# Environment: QEMU_SRC_VERSION (default: the installed qemu-system-x86's
+# source version), QEMU_JOBS (default: nproc).
+
+set -eu
+LOG_TAG=qemu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/kernels/lib.sh
+. "$here/../kernels/lib.sh"
+
+QDIR=$BUILD_ROOT/qemu
+version=${QEMU_SRC_VERSION:-$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || true)}
+[ -n "$version" ] || die "qemu-system-x86 is not installed: set QEMU_SRC_VERSION"
+upver=${version#*:}
+upver=${upver%-*}
+
+# Our inputs: the device sources, the wiring patch and this script.
+hash=$(cd "$here" && cat qemu.sh qemu-wiring.patch qemu-devices.mak qemu-configure ./*.c |
+	sha256sum | cut -c1-12)
+out=$QDIR/$upver-${version##*-}-$hash
+if [ -x "$out/qemu-system-x86_64" ]; then
+	ln -sfn "$(basename "$out")" "$QDIR/current"
+	log "up to date: ${out#"$REPO_ROOT"/}/qemu-system-x86_64"
+	exit 0
+fi
+
+need_cmds dpkg-source patch ninja pkg-config python3 cc
+
+# fetch: the source package of $version, once
+srcdir=$QDIR/src
+dsc=$srcdir/qemu_${version#*:}.dsc
+if [ ! -f "$dsc" ]; then
+	mkdir -p "$srcdir"
+	kapt_init "$QDIR/apt" bookworm bookworm-security bookworm-updates
+	# the same suites' sources, in the private state only
+	sed 's/^deb /deb-src /' "$KAPT_DIR/sources.list" >> "$KAPT_DIR/sources.list"
+	kapt apt-get update -qq >&2 || die "apt-get update (private state) failed"
+	(cd "$srcdir" && kapt apt-get source --download-only "qemu=$version") >&2 ||
+		die "cannot download the source of qemu $version from Debian's archive"
+fi
+[ -f "$dsc" ] || die "$dsc missing after download"
+
+# Unpack with Debian's patches and our wiring, configure: once per source
+# version, wiring and configuration.  Our device's sources are copied in
+# for each build, so that an edit only recompiles them.
+t0=$SECONDS
+tree=$QDIR/tree
+treekey=$(printf '%s\n' "$version" | cat - "$here/qemu-wiring.patch" "$here/qemu-devices.mak" \
+	"$here/qemu-configure" | sha256sum | cut -c1-16)
+if [ "$(cat "$tree/.vmtest-key" 2>/dev/null)" != "$treekey" ]; then
+	rm -rf "$tree"
+	dpkg-source --no-check -x "$dsc" "$tree" >/dev/null ||
+		die "dpkg-source -x failed"
+	patch -d "$tree" -p1 --no-backup-if-mismatch -s < "$here/qemu-wiring.patch" ||
+		die "qemu-wiring.patch does not apply"
+	cp "$here/qemu-devices.mak" "$tree/configs/devices/x86_64-softmmu/default.mak"
+	cp "$here"/*.c "$tree/hw/scsi/"
+	mkdir -p "$tree/build"
+	# shellcheck disable=SC2046 # one option per line
+	(cd "$tree/build" && ../configure $(grep -v '^#' "$here/qemu-configure")) \
+		>"$QDIR/configure.log" 2>&1 ||
+		{ tail -n 30 "$QDIR/configure.log" >&2; die "configure failed (build/qemu/configure.log)"; }
+	echo "$treekey" > "$tree/.vmtest-key"
+fi
+for f in "$here"/*.c; do
+	cmp -s "$f" "$tree/hw/scsi/${f##*/}" || cp "$f" "$tree/hw/scsi/"
+done
+ninja -C "$tree/build" -j"${QEMU_JOBS:-$(nproc)}" qemu-system-x86_64 >"$QDIR/ninja.log" 2>&1 ||
+	{ grep -A12 -m3 'error' "$QDIR/ninja.log" >&2 || tail -n 30 "$QDIR/ninja.log" >&2
+	  die "build failed (build/qemu/ninja.log)"; }
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+cp "$tree/build/qemu-system-x86_64" "$out.tmp/"
+mv "$out.tmp" "$out"
+# older builds go
+find "$QDIR" -mindepth 1 -maxdepth 1 -name "$upver-*" ! -name "${out##*/}" -exec rm -rf {} +
+ln -sfn "$(basename "$out")" "$QDIR/current"
+log "built ${out#"$REPO_ROOT"/}/qemu-system-x86_64 in $((SECONDS - t0))s"
