@@ -198,8 +198,8 @@ static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
 /* The mpt3sas case: fill, allocate all, check, free all, destroy. */
 static void cpt_test_chain_pool(void)
 {
+	struct chainpool_stats st, filled;
 	struct cpt_block *blocks;
-	struct chainpool_stats st;
 	struct chainpool *pool;
 	u64 t_alloc, t_free, t_destroy;
 	unsigned int got;
@@ -215,6 +215,7 @@ static void cpt_test_chain_pool(void)
 	t_alloc = ktime_get_ns();
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
 	CPT_CHECK(ret == 0);
+	chainpool_get_stats(pool, &filled);
 	got = cpt_alloc_n(pool, blocks, CPT_CHAIN_BLOCKS);
 	t_alloc = ktime_get_ns() - t_alloc;
 	chainpool_get_stats(pool, &st);
@@ -228,7 +229,9 @@ static void cpt_test_chain_pool(void)
 	}
 
 	/* A filled pool does not grow on alloc. */
-	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.nr_slabs == filled.nr_slabs);
+	CPT_CHECK(st.dma_bytes == filled.dma_bytes);
+	CPT_CHECK(st.blocks_total == filled.blocks_total);
 	t_free = ktime_get_ns();
 	cpt_free_n(pool, blocks, got);
 	t_free = ktime_get_ns() - t_free;

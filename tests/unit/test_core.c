@@ -73,6 +73,31 @@ static void check_blocks(struct upool *pool, struct block *blocks, size_t n)
 		      (u8 *)blocks[i].cpu);
 }
 
+/*
+ * The 16 bytes before a slab map only when they lie in another slab of the
+ * pool, and then to that slab's memory.
+ */
+static void check_before_slab(const struct chainpool_core *core,
+			      const struct chainpool_slab *slab)
+{
+	dma_addr_t before = slab->dma - 16;
+	u8 *cpu = chainpool_core_dma_to_virt(core, before);
+	u32 i;
+
+	for (i = 0; i < core->nr_slabs; i++) {
+		const struct chainpool_slab *other = &core->slabs[i];
+		u32 bytes = chainpool_plan_slab_bytes(&core->plan, other->order);
+
+		if (slab->dma >= 16 && before - other->dma < bytes) {
+			CHECK(other != slab);
+			CHECK(!cpu || cpu == (u8 *)other->cpu +
+					     (before - other->dma));
+			return;
+		}
+	}
+	CHECK(!cpu);
+}
+
 /* Nothing outside the slabs maps, nor padding after a block. */
 static void check_non_blocks(struct upool *pool)
 {
@@ -91,8 +116,7 @@ static void check_non_blocks(struct upool *pool)
 			CHECK_EQ(chainpool_core_virt_to_dma(core,
 							    (u8 *)slab->cpu + bytes,
 							    &back), -EFAULT);
-		CHECK(!chainpool_core_dma_to_virt(core, slab->dma - 16) ||
-		      slab->dma - 16 < GIB4 * 16);
+		check_before_slab(core, slab);
 		if (plan->stride > plan->size + 16)
 			CHECK(!chainpool_core_dma_to_virt(core, slab->dma +
 							  ((plan->size + 15) & ~15U)));
