@@ -485,7 +485,7 @@ int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
 static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
 					dma_addr_t dma)
 {
-	dev_err(pool->dev, "chainpool %s: block %p (dma %pad) written after free\n",
+	dev_err(pool->dev, "chainpool %s: block %p (dma %pad) written after free; bad links are not followed\n",
 		pool->name, vaddr, &dma);
 	print_hex_dump(KERN_ERR, "", DUMP_PREFIX_OFFSET, 16, 1, vaddr,
 		       min_t(u32, pool->core.plan.size, 256), true);
@@ -513,6 +513,12 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		spin_lock_irqsave(&pool->lock, irqflags);
 		ret = chainpool_core_alloc(&pool->core, flags, &vaddr, dma);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (ret == -EFAULT) {
+			/* debug only: the list was dropped, carve instead */
+			dev_err(pool->dev, "chainpool %s: free list head corrupted, list dropped\n",
+				pool->name);
+			continue;
+		}
 		if (ret != -ENOMEM)
 			break;
 		if (chainpool_grow(pool, pool->core.plan.max_order, gfp))

@@ -606,6 +606,23 @@ static bool cp_poison_intact(const struct chainpool_core *core,
 	return true;
 }
 
+/*
+ * With debug: may a free link point at @ptr?  Only at the start of a block
+ * of this pool that is not in use; anything else is a corrupted link.
+ */
+static bool cp_free_target_ok(const struct chainpool_core *core,
+			      const void *ptr)
+{
+	const struct chainpool_slab *slab;
+	dma_addr_t dma;
+	u32 index;
+
+	if (chainpool_core_virt_to_dma(core, ptr, &dma))
+		return false;
+	slab = cp_block_of(core, dma, &index);
+	return slab && !cp_test_bit(slab->inuse_map, index);
+}
+
 /**
  * chainpool_core_alloc() - take one block
  * @core: pool state
@@ -617,10 +634,18 @@ static bool cp_poison_intact(const struct chainpool_core *core,
  * A debug pool fills the block with CHAINPOOL_POISON_ALLOCATED unless
  * zeroing was asked for.
  *
+ * A debug pool never follows a free link it has not checked: a block's
+ * link must name the block's own DMA address and point at a free block of
+ * the pool, else the rest of the free list is dropped (those blocks are
+ * lost to the pool, not handed out twice) and nothing is written through
+ * the bad link.
+ *
  * Return: 0; -ENOMEM when the pool is empty (add a slab and retry); -EIO
- * when debugging found the poison of a freed block overwritten, in which
- * case the block is still handed out, as dma_pool does, and the caller
- * reports the corruption.
+ * when debugging found the poison or the link of a freed block
+ * overwritten, in which case the block is still handed out, as dma_pool
+ * does, and the caller reports the corruption; -EFAULT (debug only, not
+ * expected) when the free list's head is not a block of the pool: the
+ * list is dropped, nothing is handed out, and a retry carves a new block.
  */
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma)
@@ -633,15 +658,30 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 
 	if (core->free_head) {
 		struct chainpool_free_link *link = core->free_head;
+		struct chainpool_free_link *next = link->next;
 
 		block = link;
 		block_dma = link->dma;
-		core->free_head = link->next;
 		if (core->debug) {
-			if (!cp_poison_intact(core, block))
+			/*
+			 * The head was checked before it became the head; its
+			 * link is block memory a stray write may have hit.
+			 * Take the DMA address from the slab table, and cut
+			 * the list rather than follow a bad next link.
+			 */
+			if (chainpool_core_virt_to_dma(core, block, &block_dma)) {
+				core->free_head = NULL;
+				return -EFAULT;
+			}
+			if (block_dma != link->dma || !cp_poison_intact(core, block))
 				ret = -EIO;
+			if (next && !cp_free_target_ok(core, next)) {
+				next = NULL;
+				ret = -EIO;
+			}
 			slab = cp_block_of(core, block_dma, &index);
 		}
+		core->free_head = next;
 	} else {
 		while (core->carve_slab < core->nr_slabs &&
 		       core->carve_next ==

@@ -491,6 +491,65 @@ static void test_debug_checks(void **state)
 	check_no_leak(&pool, &fd);
 }
 
+/* Overwrite the free link at the start of a freed block. */
+static void set_link(void *block, const void *next, dma_addr_t dma)
+{
+	memcpy(block, &next, sizeof(next));
+	memcpy((u8 *)block + sizeof(next), &dma, sizeof(dma));
+}
+
+/*
+ * With debug, a free link that fails validation is neither followed nor
+ * written through: the block comes back with its true DMA address, the
+ * rest of the list is dropped, and the next block is carved fresh.
+ */
+static void test_debug_bad_links(void **state)
+{
+	struct block a, b, c, d, e;
+	struct fake_dma fd;
+	struct upool pool;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "debug bad links");
+	fake_dma_init(&fd, 0x70000000);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &c.cpu, &c.dma), 0);
+
+	/* b -> a on the list; b's next now points far outside the pool. */
+	free_n(&pool, &a, 1);
+	free_n(&pool, &b, 1);
+	set_link(b.cpu, (void *)(uintptr_t)0x10, b.dma);
+	CHECK_EQ(upool_alloc(&pool, 0, &d.cpu, &d.dma), -EIO);
+	CHECK(d.cpu == b.cpu);
+	CHECK(d.dma == b.dma);
+	CHECK(!pool.core.free_head);
+	/* a was dropped with the list: the next block is a fresh one. */
+	CHECK_EQ(upool_alloc(&pool, 0, &e.cpu, &e.dma), 0);
+	CHECK(e.cpu != a.cpu && e.cpu != b.cpu && e.cpu != c.cpu);
+	CHECK_EQ(pool.core.nr_in_use, 3);
+	free_n(&pool, &d, 1);
+	free_n(&pool, &e, 1);
+
+	/* A link naming a block still in use (c) is cut as well. */
+	set_link(e.cpu, c.cpu, e.dma);
+	CHECK_EQ(upool_alloc(&pool, 0, &e.cpu, &e.dma), -EIO);
+	CHECK(!pool.core.free_head);
+	CHECK(chainpool_core_dma_to_virt(&pool.core, e.dma) == e.cpu);
+
+	/* A wrong DMA address in the link: the table's address is used. */
+	free_n(&pool, &e, 1);
+	set_link(e.cpu, NULL, e.dma + 128);
+	CHECK_EQ(upool_alloc(&pool, 0, &d.cpu, &d.dma), -EIO);
+	CHECK(d.cpu == e.cpu);
+	CHECK(d.dma == e.dma);
+	CHECK_EQ(pool.core.nr_in_use, 2);
+	free_n(&pool, &c, 1);
+	free_n(&pool, &d, 1);
+	check_no_leak(&pool, &fd);
+}
+
 static void test_zalloc(void **state)
 {
 	struct block a, b;
@@ -579,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_fault_every_slab),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_debug_checks),
+		cmocka_unit_test(test_debug_bad_links),
 		cmocka_unit_test(test_zalloc),
 		cmocka_unit_test(test_stats),
 	};
