@@ -86,6 +86,9 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @core: slabs and blocks; core.slabs is the kmalloc()ed table storage
  * @fault: fault injection state
  * @fail_max_order: fail slab allocations at plan.max_order (fault injection)
+ * @fail_add: fail adding slabs after allocating them (fault injection)
+ * @parked: slabs given back in atomic context, freed once sleeping is allowed
+ * @nr_parked: slabs ever parked
  * @acquire: slab acquisition counters
  * @dev: device the memory is for
  * @create_ns: time chainpool_create_params() took
@@ -103,6 +106,9 @@ struct chainpool {
 	bool grown_since_lookup;
 	struct chainpool_fault fault;
 	bool fail_max_order;
+	struct chainpool_fault fail_add;
+	struct chainpool_parked *parked;
+	u32 nr_parked;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
 	u64 create_ns;
@@ -115,17 +121,20 @@ struct chainpool {
  * A frozen copy of the slab table, published once the first fill is done:
  * the driver looks chain buffers up on its I/O path, where a shared lock
  * would serialise every CPU.  The copy never changes and lives until the
- * pool is destroyed; slabs added later are found under the lock.
+ * pool is destroyed; slabs added later are found under the lock.  The copy
+ * is allocated with the fill's own @gfp (an atomic or GFP_NOIO fill must
+ * not allocate with GFP_KERNEL); without it, lookups take the lock.
  */
-static void chainpool_publish_lookup(struct chainpool *pool)
+static void chainpool_publish_lookup(struct chainpool *pool, gfp_t gfp)
 {
 	struct chainpool_core *snap;
 	u32 n = pool->core.nr_slabs;
 	unsigned long flags;
 	void *storage, *unused;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	storage = kmalloc(chainpool_core_table_bytes(n), GFP_KERNEL);
+	gfp &= ~__GFP_ZERO;
+	snap = kmalloc(sizeof(*snap), gfp);
+	storage = kmalloc(chainpool_core_table_bytes(n), gfp);
 	if (!snap || !storage)
 		goto out_free;
 	spin_lock_irqsave(&pool->lock, flags);
@@ -146,13 +155,27 @@ out_free:
 }
 
 /*
+ * A slab that could not be freed where it was given back: the caller may
+ * not sleep, and dma_free_coherent() must not run with interrupts off.
+ * The record lives in the slab's own first bytes until chainpool_unpark().
+ */
+struct chainpool_parked {
+	struct chainpool_parked *next;
+	dma_addr_t dma;
+	u32 bytes;
+};
+
+/*
  * What the slab allocator callbacks need to reach dma_alloc_coherent().
  * @fail_bytes: fault injection, refuse slabs of this size (0: none);
- * @injected counts the refusals.
+ * @injected counts the refusals.  @may_free: the caller may sleep, so a
+ * slab given back is freed at once; else it is parked on @pool.
  */
 struct chainpool_dma_ctx {
+	struct chainpool *pool;
 	struct device *dev;
 	gfp_t gfp;
+	bool may_free;
 	u32 fail_bytes;
 	u32 injected;
 };
@@ -174,8 +197,36 @@ static void chainpool_dma_free(void *ctx, u32 bytes, void *cpu,
 			       dma_addr_t dma)
 {
 	struct chainpool_dma_ctx *dc = ctx;
+	struct chainpool_parked *p = cpu;
+	unsigned long flags;
 
-	dma_free_coherent(dc->dev, bytes, cpu, dma);
+	if (dc->may_free) {
+		dma_free_coherent(dc->dev, bytes, cpu, dma);
+		return;
+	}
+	p->dma = dma;
+	p->bytes = bytes;
+	spin_lock_irqsave(&dc->pool->lock, flags);
+	p->next = dc->pool->parked;
+	dc->pool->parked = p;
+	dc->pool->nr_parked++;
+	spin_unlock_irqrestore(&dc->pool->lock, flags);
+}
+
+/* Free the slabs parked in atomic context; the caller may sleep. */
+static void chainpool_unpark(struct chainpool *pool)
+{
+	struct chainpool_parked *p, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	p = pool->parked;
+	pool->parked = NULL;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	for (; p; p = next) {
+		next = p->next;
+		dma_free_coherent(pool->dev, p->bytes, p, p->dma);
+	}
 }
 
 static const struct chainpool_slab_ops chainpool_dma_ops = {
@@ -215,6 +266,7 @@ static int chainpool_debugfs_show(struct seq_file *m, void *unused)
 		   (unsigned long long)st.fill_ns);
 	seq_printf(m, "fallbacks: %u\nrejected_slabs: %u\ninjected_failures: %u\n",
 		   st.fallbacks, st.rejected, st.injected);
+	seq_printf(m, "parked_slabs: %u\n", st.parked);
 	seq_printf(m, "debug: %u\n", pool->core.debug);
 	return 0;
 }
@@ -320,7 +372,7 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 			  gfp_t gfp)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
-	struct chainpool_dma_ctx dc = { .dev = pool->dev };
+	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
 	struct chainpool_acquire_stats acquire = { 0 };
 	struct chainpool_slab slab;
 	unsigned long flags;
@@ -330,6 +382,10 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	/* Zeroing is done per block; slabs need none. */
 	gfp &= ~__GFP_ZERO;
 	dc.gfp = gfp;
+	/* Atomic callers park what they give back: see chainpool_alloc(). */
+	dc.may_free = gfpflags_allow_blocking(gfp);
+	if (dc.may_free && READ_ONCE(pool->parked))
+		chainpool_unpark(pool);
 	if (pool->fail_max_order)
 		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
 
@@ -357,6 +413,10 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	pool->acquire.fallbacks += acquire.fallbacks;
 	pool->acquire.rejected += acquire.rejected;
 	pool->acquire.injected += dc.injected;
+	if (!ret && chainpool_fault_hit(&pool->fail_add)) {
+		pool->acquire.injected++;
+		ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = chainpool_add_slab_locked(pool, &slab, gfp, &flags);
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -405,6 +465,7 @@ struct chainpool *chainpool_create_params(const char *name,
 	chainpool_core_init(&pool->core, &plan, params->debug);
 	pool->fault.fail_at = params->fail_slab;
 	pool->fail_max_order = params->fail_max_order;
+	pool->fail_add.fail_at = params->fail_add;
 	pool->dev = dev;
 	strscpy(pool->name, name, sizeof(pool->name));
 	chainpool_debugfs_add(pool);
@@ -477,8 +538,8 @@ int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->fill_ns += ktime_get_ns() - start;
 	spin_unlock_irqrestore(&pool->lock, flags);
-	if (!ret && !pool->lookup && gfpflags_allow_blocking(gfp))
-		chainpool_publish_lookup(pool);
+	if (!ret && !READ_ONCE(pool->lookup))
+		chainpool_publish_lookup(pool, gfp);
 	return ret;
 }
 
@@ -497,7 +558,11 @@ static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
  * @gfp: allocation flags, used when the pool must grow; __GFP_ZERO zeroes
  * @dma: set to the block's DMA address
  *
- * O(1) unless the pool is empty and grows by one slab.
+ * O(1) unless the pool is empty and grows by one slab.  When @gfp does
+ * not allow sleeping, a slab the growth has to give back (one that breaks
+ * the layout, or that cannot be added) is parked instead of freed, since
+ * dma_free_coherent() must not run with interrupts off; parked slabs are
+ * freed by the next growth that may sleep, or by chainpool_destroy().
  *
  * Context: any, if @gfp does not allow sleeping.
  * Return: the block's CPU address, or NULL.
@@ -618,6 +683,7 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	st->fallbacks = pool->acquire.fallbacks;
 	st->rejected = pool->acquire.rejected;
 	st->injected = pool->acquire.injected;
+	st->parked = pool->nr_parked;
 	spin_unlock_irqrestore(&pool->lock, flags);
 
 	st->size = plan->size;
@@ -633,9 +699,11 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	st->meta_bytes = cs.meta_bytes + sizeof(*pool);
 	/* The frozen copy of the slab table; pairs with its cmpxchg(). */
 	lookup = smp_load_acquire(&pool->lookup);
-	if (lookup)
+	if (lookup) {
 		st->meta_bytes += sizeof(*lookup) +
 				  chainpool_core_table_bytes(lookup->max_slabs);
+		st->lookup_slabs = lookup->nr_slabs;
+	}
 }
 
 /**
@@ -653,13 +721,15 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 u64 chainpool_destroy_timed(struct chainpool *pool)
 {
 	u64 start = ktime_get_ns();
-	struct chainpool_dma_ctx dc;
+	struct chainpool_dma_ctx dc = { 0 };
 	u32 in_use, i;
 
 	if (!pool)
 		return 0;
 	chainpool_debugfs_del(pool);
+	chainpool_unpark(pool);
 	dc.dev = pool->dev;
+	dc.may_free = true;
 	in_use = pool->core.nr_in_use;
 	if (in_use)
 		dev_err(pool->dev, "chainpool %s: destroy with %u blocks still in use\n",

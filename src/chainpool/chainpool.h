@@ -24,12 +24,15 @@ struct device;
  * @fail_slab: fail the Nth slab allocation of the pool; 0 never
  * @fail_max_order: fail every slab allocation at the pool's largest order,
  *	so the pool is built from smaller slabs
+ * @fail_add: fail adding the Nth slab to the pool after allocating it, so
+ *	the slab is given back (tests of the error paths); 0 never
  */
 struct chainpool_params {
 	u64 slab_bytes;
 	bool debug;
 	u32 fail_slab;
 	bool fail_max_order;
+	u32 fail_add;
 };
 
 /**
@@ -48,7 +51,9 @@ struct chainpool_params {
  * @fill_ns: time spent in chainpool_fill()
  * @fallbacks: slab allocations retried at a smaller order
  * @rejected: slabs given back because their DMA address broke the layout
- * @injected: slab allocations failed by fault injection (either knob)
+ * @injected: slab allocations failed by fault injection (any knob)
+ * @parked: slabs given back in atomic context, so freed later
+ * @lookup_slabs: slabs in the lock-free lookup table, 0 before it exists
  */
 struct chainpool_stats {
 	u32 size;
@@ -66,6 +71,8 @@ struct chainpool_stats {
 	u32 fallbacks;
 	u32 rejected;
 	u32 injected;
+	u32 parked;
+	u32 lookup_slabs;
 };
 
 struct chainpool *chainpool_create(const char *name, struct device *dev,

@@ -420,6 +420,77 @@ static void cpt_test_atomic(void)
 	chainpool_destroy(pool);
 }
 
+/*
+ * Growth that fails after its slab was allocated gives the slab back.
+ * With interrupts off (GFP_ATOMIC) that must not call dma_free_coherent(),
+ * which warns there: the slab is parked and freed later.  With GFP_KERNEL
+ * it is freed at once.
+ */
+static void cpt_test_atomic_error_path(void)
+{
+	struct chainpool_params params = { .fail_add = 1 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	struct cpt_block a, b;
+	unsigned long flags;
+
+	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	if (!CPT_CHECK(pool))
+		return;
+	local_irq_save(flags);
+	a.cpu = chainpool_alloc(pool, GFP_ATOMIC, &a.dma);
+	b.cpu = chainpool_alloc(pool, GFP_ATOMIC, &b.dma);
+	local_irq_restore(flags);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(!a.cpu);
+	CPT_CHECK(b.cpu);
+	CPT_CHECK(st.injected == 1);
+	CPT_CHECK(st.parked == 1);
+	CPT_CHECK(st.nr_slabs == 1);
+	if (b.cpu)
+		chainpool_free(pool, b.cpu, b.dma);
+	chainpool_destroy(pool);
+
+	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	if (!CPT_CHECK(pool))
+		return;
+	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(!a.cpu);
+	CPT_CHECK(st.injected == 1);
+	CPT_CHECK(st.parked == 0);
+	chainpool_destroy(pool);
+}
+
+/*
+ * A fill with interrupts off allocates its lookup table with the caller's
+ * GFP_ATOMIC, not GFP_KERNEL, and still publishes it.
+ */
+static void cpt_test_atomic_fill(void)
+{
+	struct chainpool *pool = cpt_create(128, 16, 0, 16384, false, 0);
+	struct chainpool_stats st;
+	struct cpt_block a;
+	unsigned long flags;
+	int ret;
+
+	if (!CPT_CHECK(pool))
+		return;
+	local_irq_save(flags);
+	ret = chainpool_fill(pool, 1000, GFP_ATOMIC);
+	local_irq_restore(flags);
+	CPT_CHECK(ret == 0);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.nr_slabs == DIV_ROUND_UP(1000, 128));
+	CPT_CHECK(st.lookup_slabs == st.nr_slabs);
+	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
+	if (CPT_CHECK(a.cpu)) {
+		CPT_CHECK(chainpool_dma_to_virt(pool, a.dma) == a.cpu);
+		chainpool_free(pool, a.cpu, a.dma);
+	}
+	chainpool_destroy(pool);
+}
+
 /* With debug, a double free and a foreign free are refused. */
 static void cpt_test_debug_frees(void)
 {
@@ -555,6 +626,8 @@ static const struct {
 	{ "page_slabs", cpt_test_page_slabs },
 	{ "zalloc", cpt_test_zalloc },
 	{ "atomic_alloc", cpt_test_atomic },
+	{ "atomic_error_path", cpt_test_atomic_error_path },
+	{ "atomic_fill", cpt_test_atomic_fill },
 	{ "debug_frees", cpt_test_debug_frees },
 	{ "driver_pool", cpt_test_driver_pool },
 	{ "resident_pool", cpt_test_resident_pool },
