@@ -595,6 +595,91 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 }
 
 /**
+ * chainpool_alloc_bulk() - allocate many blocks in one pass
+ * @pool: the pool
+ * @count: blocks wanted
+ * @gfp: allocation flags for the slabs the pool may need first;
+ *	__GFP_ZERO zeroes the blocks
+ * @fn: called once per block with its CPU and DMA address, in order
+ *	(index 0 to @count - 1), under the pool's spinlock with interrupts
+ *	off: it must only store them
+ * @ctx: passed to @fn
+ *
+ * Grows the pool as chainpool_fill() does until @count more blocks are
+ * free, then hands them all out under one hold of the lock: blocks never
+ * used are carved with a running offset, without a call per block.  All
+ * or nothing: on failure @fn was not called and no block is in use; slabs
+ * the growth added stay in the pool until it is released or destroyed.
+ * Pairs with chainpool_release_all() for callers that fill a pool once
+ * and give everything back at once, such as the driver's chain pool.
+ *
+ * Context: may sleep if @gfp allows; see chainpool_alloc().
+ * Return: 0, or -ENOMEM.
+ */
+int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
+			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx)
+{
+	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
+	unsigned long irqflags;
+	u64 want;
+	int ret;
+
+	spin_lock_irqsave(&pool->lock, irqflags);
+	want = (u64)pool->core.nr_in_use + count;
+	spin_unlock_irqrestore(&pool->lock, irqflags);
+	if (want > U32_MAX)
+		return -ENOMEM;
+	for (;;) {
+		ret = chainpool_fill(pool, want, gfp);
+		if (ret)
+			return ret;
+		spin_lock_irqsave(&pool->lock, irqflags);
+		ret = chainpool_core_alloc_bulk(&pool->core, count, flags, fn,
+						ctx);
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		/*
+		 * -ENOMEM: another caller took blocks after the fill; fill
+		 * again.  Without debug it cannot have handed any out.
+		 */
+		if (ret != -ENOMEM || pool->core.debug)
+			break;
+	}
+	if (ret == -EIO)
+		dev_err(pool->dev, "chainpool %s: bulk allocation found freed blocks written after free\n",
+			pool->name);
+	return ret == -EIO ? 0 : ret;
+}
+
+/**
+ * chainpool_release_all() - give every block of a pool back at once
+ * @pool: the pool
+ *
+ * For a caller that holds every block it took (and whose device no longer
+ * uses any): no per-block chainpool_free(), O(slabs); chainpool_destroy()
+ * then frees the slabs without complaint.  With chainpool_debug the pool
+ * also checks its in-use maps against its count, clears them and poisons
+ * every slab as freed.
+ *
+ * Context: any; O(bytes) with chainpool_debug.
+ * Return: 0; -EIO (debug only, reported) when the maps disagreed.
+ */
+int chainpool_release_all(struct chainpool *pool)
+{
+	unsigned long flags;
+	u32 in_use;
+	int ret;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	in_use = pool->core.nr_in_use;
+	ret = chainpool_core_release_all(&pool->core);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (ret)
+		dev_err(pool->dev, "chainpool %s: release of %u blocks: in-use maps disagree with the count\n",
+			pool->name, in_use);
+	return ret;
+}
+
+/**
  * chainpool_zalloc() - allocate a zeroed block, as dma_pool_zalloc()
  * @pool: the pool
  * @gfp: allocation flags
@@ -631,17 +716,19 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
 }
 
 /**
- * chainpool_dma_to_virt() - CPU address of the block at a DMA address
+ * chainpool_dma_to_virt() - CPU address of a handed-out block
  * @pool: the pool
  * @dma: DMA address of the start of a block
  *
  * O(log slabs), and lock-free once chainpool_fill() has run, as long as
  * the pool has not grown since (the driver's chain pool never does): safe
  * on an I/O path, concurrently with alloc and free, but not with
- * chainpool_destroy().
+ * chainpool_destroy().  Finds only blocks the pool has handed out (see
+ * chainpool_core_lookup()): never one a fill made but nobody took, nor,
+ * after chainpool_release_all(), any block.
  *
- * Return: the CPU address, or NULL when @dma does not start a block of
- * @pool.
+ * Return: the CPU address, or NULL when @dma does not start such a block
+ * of @pool.
  */
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 {
@@ -652,7 +739,9 @@ void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 	/* Pairs with the cmpxchg() that published the frozen table. */
 	lookup = smp_load_acquire(&pool->lookup);
 	if (lookup) {
-		vaddr = chainpool_core_dma_to_virt(lookup, dma);
+		/* The frozen table's cursor is stale: use the pool's. */
+		vaddr = chainpool_core_lookup(lookup, dma,
+					      READ_ONCE(pool->core.carve_pos));
 		/* The frozen table holds every slab unless the pool grew. */
 		if (vaddr || !READ_ONCE(pool->grown_since_lookup))
 			return vaddr;

@@ -4,7 +4,9 @@
  * small coherent blocks, such as the mpt3sas chain buffers.
  *
  * Same contract as dma_pool (create, alloc, zalloc, free, destroy), plus a
- * bulk fill, an O(log slabs) DMA-to-CPU address lookup and statistics.
+ * bulk fill, a bulk allocation and a whole-pool release for pools filled
+ * and emptied at once, an O(log slabs) DMA-to-CPU address lookup and
+ * statistics.
  */
 #ifndef CHAINPOOL_H
 #define CHAINPOOL_H
@@ -84,7 +86,10 @@ struct chainpool *chainpool_create_params(const char *name,
 int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp);
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
 void *chainpool_zalloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
+int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
+			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx);
 void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma);
+int chainpool_release_all(struct chainpool *pool);
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma);
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
 u64 chainpool_destroy_timed(struct chainpool *pool);
