@@ -624,12 +624,13 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 	u64 want;
 	int ret;
 
-	spin_lock_irqsave(&pool->lock, irqflags);
-	want = (u64)pool->core.nr_in_use + count;
-	spin_unlock_irqrestore(&pool->lock, irqflags);
-	if (want > U32_MAX)
-		return -ENOMEM;
 	for (;;) {
+		/* Again each time: others may have taken blocks meanwhile. */
+		spin_lock_irqsave(&pool->lock, irqflags);
+		want = (u64)pool->core.nr_in_use + count;
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (want > U32_MAX)
+			return -ENOMEM;
 		ret = chainpool_fill(pool, want, gfp);
 		if (ret)
 			return ret;
