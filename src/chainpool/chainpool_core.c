@@ -811,9 +811,13 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 		const struct chainpool_slab *slab;
 		u32 per_segment, segment, take, slot, offset, k;
 
-		while (core->carve_next ==
+		while (core->carve_slab < core->nr_slabs &&
+		       core->carve_next ==
 		       core->slabs[core->carve_slab].nr_blocks)
 			cp_set_carve(core, core->carve_slab + 1, 0);
+		/* Only a pool whose count a double free broke gets here. */
+		if (core->carve_slab == core->nr_slabs)
+			return -ENOMEM;
 		slab = &core->slabs[core->carve_slab];
 		per_segment = chainpool_plan_blocks_per_segment(plan,
 								slab->order);
