@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 ALLOCATORS = ["dma_pool", "page_carve", "chainpool", "chainpool_1page",
-              "memset_floor"]
+              "chainpool_bulk", "memset_floor"]
 HEADLINE_N = 373959
 PAGE_SIZE = 4096
 
@@ -193,6 +193,7 @@ def table(records, n=None, markdown=False):
 
 COLORS = {"dma_pool": "#d62728", "page_carve": "#1f77b4",
           "chainpool": "#2ca02c", "chainpool_1page": "#9467bd",
+          "chainpool_bulk": "#ff7f0e",
           "memset_floor": "#7f7f7f"}
 
 

@@ -10,7 +10,7 @@
 #   BENCH_KERNELS     series (default "6.1 6.12 sid")
 #   BENCH_N           block counts (default "1000 10000 100000 373959 1000000")
 #   BENCH_SIZE        block size (default 128), BENCH_ALIGN (default 16)
-#   BENCH_ALLOCATORS  comma list (default all five)
+#   BENCH_ALLOCATORS  comma list (default all six)
 #   BENCH_REPEAT      runs per (allocator, N), the fastest of each phase
 #                     reported (default 3); a run that took over 2 s is
 #                     not repeated (the old dma_pool with large N)
@@ -35,7 +35,7 @@ BENCH_KERNELS=${BENCH_KERNELS:-6.1 6.12 sid}
 BENCH_N=${BENCH_N:-1000 10000 100000 373959 1000000}
 BENCH_SIZE=${BENCH_SIZE:-128}
 BENCH_ALIGN=${BENCH_ALIGN:-16}
-BENCH_ALLOCATORS=${BENCH_ALLOCATORS:-dma_pool,page_carve,chainpool,chainpool_1page,memset_floor}
+BENCH_ALLOCATORS=${BENCH_ALLOCATORS:-dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_SETUPS=${BENCH_SETUPS:-plain iommu}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}

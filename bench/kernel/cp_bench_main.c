@@ -11,6 +11,8 @@
  *   chainpool        create + fill + N allocs; N frees + destroy, slabs
  *                    capped at the default (128 KiB)
  *   chainpool_1page  the same with every slab one page
+ *   chainpool_bulk   what the driver does: create + one bulk allocation
+ *                    of the N blocks; one whole-pool release + destroy
  *   memset_floor     a memset of N * S bytes into memory already
  *                    allocated (page allocator chunks of up to 128 KiB):
  *                    the least any allocator of zeroed memory can cost
@@ -22,8 +24,11 @@
  *
  * (memset_floor: up to create_ns) and a KTAP result, so that the VM
  * harness notices a failure.  create_ns covers the create and every
- * alloc, destroy_ns every free and the destroy; fill_ns is the part of
- * chainpool's create_ns spent in chainpool_fill().  With repeat=R each
+ * alloc, destroy_ns every free (or the whole-pool release) and the
+ * destroy; fill_ns is the part of chainpool's create_ns spent in
+ * chainpool_fill().  Every allocator stores each block's CPU and DMA
+ * address in the same caller array (cpb_blocks), as the driver's
+ * chain_lookup does, so that the comparison is fair.  With repeat=R each
  * phase reports its fastest of R runs (fewer once a run took more than
  * repeat_max_ms).  In a fresh VM, pass warm_mb so
  * that the host maps the guest's RAM before the timing starts.  Init
@@ -90,10 +95,11 @@ static unsigned int align = 16;
 module_param(align, uint, 0444);
 MODULE_PARM_DESC(align, "block alignment, a power of two (default 16)");
 
-static char *allocators = "dma_pool,page_carve,chainpool,chainpool_1page,memset_floor";
+static char *allocators =
+	"dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor";
 module_param(allocators, charp, 0444);
 MODULE_PARM_DESC(allocators,
-		 "comma list of dma_pool, page_carve, chainpool, chainpool_1page, memset_floor (default all)");
+		 "comma list of dma_pool, page_carve, chainpool, chainpool_1page, chainpool_bulk, memset_floor (default all)");
 
 static unsigned int repeat = 1;
 module_param(repeat, uint, 0444);
@@ -306,6 +312,51 @@ static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 	return 0;
 }
 
+/* Stores each block of a bulk allocation in the caller's array. */
+static void cpb_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
+{
+	struct cpb_block *blocks = ctx;
+
+	blocks[index].cpu = vaddr;
+	blocks[index].dma = dma;
+}
+
+/*
+ * The driver's whole-pool paths: one bulk allocation of all N blocks into
+ * the caller's array, then one release of the whole pool and the destroy,
+ * without a call per block.
+ */
+static int cpb_run_chainpool_bulk(unsigned int nr, struct cpb_result *r)
+{
+	struct chainpool_params params = { 0 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	int ret;
+	u64 t;
+
+	t = ktime_get_ns();
+	pool = chainpool_create_params("cp_bench", cpb_dev, size, align, 0,
+				       &params);
+	if (!pool)
+		return -ENOMEM;
+	ret = chainpool_alloc_bulk(pool, nr, GFP_KERNEL, cpb_store,
+				   cpb_blocks);
+	r->create_ns = ktime_get_ns() - t;
+	chainpool_get_stats(pool, &st);
+
+	t = ktime_get_ns();
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	r->destroy_ns = ktime_get_ns() - t;
+	if (ret)
+		return ret;
+
+	r->fill_ns = st.fill_ns;
+	r->coherent_allocs = st.nr_slabs;
+	r->metadata_bytes = st.meta_bytes;
+	return 0;
+}
+
 /*
  * The floor: memset N * S bytes of memory allocated beforehand.  The
  * memory comes from the page allocator in chunks of up to 128 KiB, so it
@@ -354,6 +405,7 @@ static const struct {
 	{ "page_carve" },
 	{ "chainpool", 0 },
 	{ "chainpool_1page", PAGE_SIZE },
+	{ "chainpool_bulk" },
 	{ "memset_floor" },
 };
 
@@ -367,6 +419,8 @@ static int cpb_run(unsigned int a, unsigned int nr, struct cpb_result *r)
 	case 2:
 	case 3:
 		return cpb_run_chainpool(nr, cpb_allocators[a].slab_bytes, r);
+	case 4:
+		return cpb_run_chainpool_bulk(nr, r);
 	default:
 		return cpb_run_memset_floor(nr, r);
 	}

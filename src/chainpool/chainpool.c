@@ -86,6 +86,9 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @core: slabs and blocks; core.slabs is the kmalloc()ed table storage
  * @fault: fault injection state
  * @fail_max_order: fail slab allocations at plan.max_order (fault injection)
+ * @fail_add: fail adding slabs after allocating them (fault injection)
+ * @parked: slabs given back in atomic context, freed once sleeping is allowed
+ * @nr_parked: slabs ever parked
  * @acquire: slab acquisition counters
  * @dev: device the memory is for
  * @create_ns: time chainpool_create_params() took
@@ -103,6 +106,9 @@ struct chainpool {
 	bool grown_since_lookup;
 	struct chainpool_fault fault;
 	bool fail_max_order;
+	struct chainpool_fault fail_add;
+	struct chainpool_parked *parked;
+	u32 nr_parked;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
 	u64 create_ns;
@@ -115,17 +121,20 @@ struct chainpool {
  * A frozen copy of the slab table, published once the first fill is done:
  * the driver looks chain buffers up on its I/O path, where a shared lock
  * would serialise every CPU.  The copy never changes and lives until the
- * pool is destroyed; slabs added later are found under the lock.
+ * pool is destroyed; slabs added later are found under the lock.  The copy
+ * is allocated with the fill's own @gfp (an atomic or GFP_NOIO fill must
+ * not allocate with GFP_KERNEL); without it, lookups take the lock.
  */
-static void chainpool_publish_lookup(struct chainpool *pool)
+static void chainpool_publish_lookup(struct chainpool *pool, gfp_t gfp)
 {
 	struct chainpool_core *snap;
 	u32 n = pool->core.nr_slabs;
 	unsigned long flags;
 	void *storage, *unused;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	storage = kmalloc(chainpool_core_table_bytes(n), GFP_KERNEL);
+	gfp &= ~__GFP_ZERO;
+	snap = kmalloc(sizeof(*snap), gfp);
+	storage = kmalloc(chainpool_core_table_bytes(n), gfp);
 	if (!snap || !storage)
 		goto out_free;
 	spin_lock_irqsave(&pool->lock, flags);
@@ -146,13 +155,27 @@ out_free:
 }
 
 /*
+ * A slab that could not be freed where it was given back: the caller may
+ * not sleep, and dma_free_coherent() must not run with interrupts off.
+ * The record lives in the slab's own first bytes until chainpool_unpark().
+ */
+struct chainpool_parked {
+	struct chainpool_parked *next;
+	dma_addr_t dma;
+	u32 bytes;
+};
+
+/*
  * What the slab allocator callbacks need to reach dma_alloc_coherent().
  * @fail_bytes: fault injection, refuse slabs of this size (0: none);
- * @injected counts the refusals.
+ * @injected counts the refusals.  @may_free: the caller may sleep, so a
+ * slab given back is freed at once; else it is parked on @pool.
  */
 struct chainpool_dma_ctx {
+	struct chainpool *pool;
 	struct device *dev;
 	gfp_t gfp;
+	bool may_free;
 	u32 fail_bytes;
 	u32 injected;
 };
@@ -174,8 +197,36 @@ static void chainpool_dma_free(void *ctx, u32 bytes, void *cpu,
 			       dma_addr_t dma)
 {
 	struct chainpool_dma_ctx *dc = ctx;
+	struct chainpool_parked *p = cpu;
+	unsigned long flags;
 
-	dma_free_coherent(dc->dev, bytes, cpu, dma);
+	if (dc->may_free) {
+		dma_free_coherent(dc->dev, bytes, cpu, dma);
+		return;
+	}
+	p->dma = dma;
+	p->bytes = bytes;
+	spin_lock_irqsave(&dc->pool->lock, flags);
+	p->next = dc->pool->parked;
+	dc->pool->parked = p;
+	dc->pool->nr_parked++;
+	spin_unlock_irqrestore(&dc->pool->lock, flags);
+}
+
+/* Free the slabs parked in atomic context; the caller may sleep. */
+static void chainpool_unpark(struct chainpool *pool)
+{
+	struct chainpool_parked *p, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	p = pool->parked;
+	pool->parked = NULL;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	for (; p; p = next) {
+		next = p->next;
+		dma_free_coherent(pool->dev, p->bytes, p, p->dma);
+	}
 }
 
 static const struct chainpool_slab_ops chainpool_dma_ops = {
@@ -215,6 +266,7 @@ static int chainpool_debugfs_show(struct seq_file *m, void *unused)
 		   (unsigned long long)st.fill_ns);
 	seq_printf(m, "fallbacks: %u\nrejected_slabs: %u\ninjected_failures: %u\n",
 		   st.fallbacks, st.rejected, st.injected);
+	seq_printf(m, "parked_slabs: %u\n", st.parked);
 	seq_printf(m, "debug: %u\n", pool->core.debug);
 	return 0;
 }
@@ -320,7 +372,7 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 			  gfp_t gfp)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
-	struct chainpool_dma_ctx dc = { .dev = pool->dev };
+	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
 	struct chainpool_acquire_stats acquire = { 0 };
 	struct chainpool_slab slab;
 	unsigned long flags;
@@ -330,6 +382,10 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	/* Zeroing is done per block; slabs need none. */
 	gfp &= ~__GFP_ZERO;
 	dc.gfp = gfp;
+	/* Atomic callers park what they give back: see chainpool_alloc(). */
+	dc.may_free = gfpflags_allow_blocking(gfp);
+	if (dc.may_free && READ_ONCE(pool->parked))
+		chainpool_unpark(pool);
 	if (pool->fail_max_order)
 		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
 
@@ -357,6 +413,10 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	pool->acquire.fallbacks += acquire.fallbacks;
 	pool->acquire.rejected += acquire.rejected;
 	pool->acquire.injected += dc.injected;
+	if (!ret && chainpool_fault_hit(&pool->fail_add)) {
+		pool->acquire.injected++;
+		ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = chainpool_add_slab_locked(pool, &slab, gfp, &flags);
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -405,6 +465,7 @@ struct chainpool *chainpool_create_params(const char *name,
 	chainpool_core_init(&pool->core, &plan, params->debug);
 	pool->fault.fail_at = params->fail_slab;
 	pool->fail_max_order = params->fail_max_order;
+	pool->fail_add.fail_at = params->fail_add;
 	pool->dev = dev;
 	strscpy(pool->name, name, sizeof(pool->name));
 	chainpool_debugfs_add(pool);
@@ -477,15 +538,15 @@ int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->fill_ns += ktime_get_ns() - start;
 	spin_unlock_irqrestore(&pool->lock, flags);
-	if (!ret && !pool->lookup && gfpflags_allow_blocking(gfp))
-		chainpool_publish_lookup(pool);
+	if (!ret && !READ_ONCE(pool->lookup))
+		chainpool_publish_lookup(pool, gfp);
 	return ret;
 }
 
 static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
 					dma_addr_t dma)
 {
-	dev_err(pool->dev, "chainpool %s: block %p (dma %pad) written after free\n",
+	dev_err(pool->dev, "chainpool %s: block %p (dma %pad) written after free; bad links are not followed\n",
 		pool->name, vaddr, &dma);
 	print_hex_dump(KERN_ERR, "", DUMP_PREFIX_OFFSET, 16, 1, vaddr,
 		       min_t(u32, pool->core.plan.size, 256), true);
@@ -497,7 +558,11 @@ static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
  * @gfp: allocation flags, used when the pool must grow; __GFP_ZERO zeroes
  * @dma: set to the block's DMA address
  *
- * O(1) unless the pool is empty and grows by one slab.
+ * O(1) unless the pool is empty and grows by one slab.  When @gfp does
+ * not allow sleeping, a slab the growth has to give back (one that breaks
+ * the layout, or that cannot be added) is parked instead of freed, since
+ * dma_free_coherent() must not run with interrupts off; parked slabs are
+ * freed by the next growth that may sleep, or by chainpool_destroy().
  *
  * Context: any, if @gfp does not allow sleeping.
  * Return: the block's CPU address, or NULL.
@@ -513,6 +578,12 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		spin_lock_irqsave(&pool->lock, irqflags);
 		ret = chainpool_core_alloc(&pool->core, flags, &vaddr, dma);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (ret == -EFAULT) {
+			/* debug only: the list was dropped, carve instead */
+			dev_err(pool->dev, "chainpool %s: free list head corrupted, list dropped\n",
+				pool->name);
+			continue;
+		}
 		if (ret != -ENOMEM)
 			break;
 		if (chainpool_grow(pool, pool->core.plan.max_order, gfp))
@@ -521,6 +592,92 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 	if (ret == -EIO)
 		chainpool_report_corruption(pool, vaddr, *dma);
 	return vaddr;
+}
+
+/**
+ * chainpool_alloc_bulk() - allocate many blocks in one pass
+ * @pool: the pool
+ * @count: blocks wanted
+ * @gfp: allocation flags for the slabs the pool may need first;
+ *	__GFP_ZERO zeroes the blocks
+ * @fn: called once per block with its CPU and DMA address, in order
+ *	(index 0 to @count - 1), under the pool's spinlock with interrupts
+ *	off: it must only store them
+ * @ctx: passed to @fn
+ *
+ * Grows the pool as chainpool_fill() does until @count more blocks are
+ * free, then hands them all out under one hold of the lock: blocks never
+ * used are carved with a running offset, without a call per block.  All
+ * or nothing: on failure @fn was not called and no block is in use; slabs
+ * the growth added stay in the pool until it is released or destroyed.
+ * Pairs with chainpool_release_all() for callers that fill a pool once
+ * and give everything back at once, such as the driver's chain pool.
+ *
+ * Context: may sleep if @gfp allows; see chainpool_alloc().
+ * Return: 0, or -ENOMEM.
+ */
+int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
+			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx)
+{
+	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
+	unsigned long irqflags;
+	u64 want;
+	int ret;
+
+	for (;;) {
+		/* Again each time: others may have taken blocks meanwhile. */
+		spin_lock_irqsave(&pool->lock, irqflags);
+		want = (u64)pool->core.nr_in_use + count;
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (want > U32_MAX)
+			return -ENOMEM;
+		ret = chainpool_fill(pool, want, gfp);
+		if (ret)
+			return ret;
+		spin_lock_irqsave(&pool->lock, irqflags);
+		ret = chainpool_core_alloc_bulk(&pool->core, count, flags, fn,
+						ctx);
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		/*
+		 * -ENOMEM: another caller took blocks after the fill; fill
+		 * again.  Without debug it cannot have handed any out.
+		 */
+		if (ret != -ENOMEM || pool->core.debug)
+			break;
+	}
+	if (ret == -EIO)
+		dev_err(pool->dev, "chainpool %s: bulk allocation found freed blocks written after free\n",
+			pool->name);
+	return ret == -EIO ? 0 : ret;
+}
+
+/**
+ * chainpool_release_all() - give every block of a pool back at once
+ * @pool: the pool
+ *
+ * For a caller that holds every block it took (and whose device no longer
+ * uses any): no per-block chainpool_free(), O(slabs); chainpool_destroy()
+ * then frees the slabs without complaint.  With chainpool_debug the pool
+ * also checks its in-use maps against its count, clears them and poisons
+ * every slab as freed.
+ *
+ * Context: any; O(bytes) with chainpool_debug.
+ * Return: 0; -EIO (debug only, reported) when the maps disagreed.
+ */
+int chainpool_release_all(struct chainpool *pool)
+{
+	unsigned long flags;
+	u32 in_use;
+	int ret;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	in_use = pool->core.nr_in_use;
+	ret = chainpool_core_release_all(&pool->core);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (ret)
+		dev_err(pool->dev, "chainpool %s: release of %u blocks: in-use maps disagree with the count\n",
+			pool->name, in_use);
+	return ret;
 }
 
 /**
@@ -560,17 +717,19 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
 }
 
 /**
- * chainpool_dma_to_virt() - CPU address of the block at a DMA address
+ * chainpool_dma_to_virt() - CPU address of a handed-out block
  * @pool: the pool
  * @dma: DMA address of the start of a block
  *
  * O(log slabs), and lock-free once chainpool_fill() has run, as long as
  * the pool has not grown since (the driver's chain pool never does): safe
  * on an I/O path, concurrently with alloc and free, but not with
- * chainpool_destroy().
+ * chainpool_destroy().  Finds only blocks the pool has handed out (see
+ * chainpool_core_lookup()): never one a fill made but nobody took, nor,
+ * after chainpool_release_all(), any block.
  *
- * Return: the CPU address, or NULL when @dma does not start a block of
- * @pool.
+ * Return: the CPU address, or NULL when @dma does not start such a block
+ * of @pool.
  */
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 {
@@ -581,7 +740,9 @@ void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 	/* Pairs with the cmpxchg() that published the frozen table. */
 	lookup = smp_load_acquire(&pool->lookup);
 	if (lookup) {
-		vaddr = chainpool_core_dma_to_virt(lookup, dma);
+		/* The frozen table's cursor is stale: use the pool's. */
+		vaddr = chainpool_core_lookup(lookup, dma,
+					      READ_ONCE(pool->core.carve_pos));
 		/* The frozen table holds every slab unless the pool grew. */
 		if (vaddr || !READ_ONCE(pool->grown_since_lookup))
 			return vaddr;
@@ -612,6 +773,7 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	st->fallbacks = pool->acquire.fallbacks;
 	st->rejected = pool->acquire.rejected;
 	st->injected = pool->acquire.injected;
+	st->parked = pool->nr_parked;
 	spin_unlock_irqrestore(&pool->lock, flags);
 
 	st->size = plan->size;
@@ -627,9 +789,11 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	st->meta_bytes = cs.meta_bytes + sizeof(*pool);
 	/* The frozen copy of the slab table; pairs with its cmpxchg(). */
 	lookup = smp_load_acquire(&pool->lookup);
-	if (lookup)
+	if (lookup) {
 		st->meta_bytes += sizeof(*lookup) +
 				  chainpool_core_table_bytes(lookup->max_slabs);
+		st->lookup_slabs = lookup->nr_slabs;
+	}
 }
 
 /**
@@ -647,13 +811,15 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 u64 chainpool_destroy_timed(struct chainpool *pool)
 {
 	u64 start = ktime_get_ns();
-	struct chainpool_dma_ctx dc;
+	struct chainpool_dma_ctx dc = { 0 };
 	u32 in_use, i;
 
 	if (!pool)
 		return 0;
 	chainpool_debugfs_del(pool);
+	chainpool_unpark(pool);
 	dc.dev = pool->dev;
+	dc.may_free = true;
 	in_use = pool->core.nr_in_use;
 	if (in_use)
 		dev_err(pool->dev, "chainpool %s: destroy with %u blocks still in use\n",

@@ -4,7 +4,9 @@
  * small coherent blocks, such as the mpt3sas chain buffers.
  *
  * Same contract as dma_pool (create, alloc, zalloc, free, destroy), plus a
- * bulk fill, an O(log slabs) DMA-to-CPU address lookup and statistics.
+ * bulk fill, a bulk allocation and a whole-pool release for pools filled
+ * and emptied at once, an O(log slabs) DMA-to-CPU address lookup and
+ * statistics.
  */
 #ifndef CHAINPOOL_H
 #define CHAINPOOL_H
@@ -24,12 +26,15 @@ struct device;
  * @fail_slab: fail the Nth slab allocation of the pool; 0 never
  * @fail_max_order: fail every slab allocation at the pool's largest order,
  *	so the pool is built from smaller slabs
+ * @fail_add: fail adding the Nth slab to the pool after allocating it, so
+ *	the slab is given back (tests of the error paths); 0 never
  */
 struct chainpool_params {
 	u64 slab_bytes;
 	bool debug;
 	u32 fail_slab;
 	bool fail_max_order;
+	u32 fail_add;
 };
 
 /**
@@ -48,7 +53,9 @@ struct chainpool_params {
  * @fill_ns: time spent in chainpool_fill()
  * @fallbacks: slab allocations retried at a smaller order
  * @rejected: slabs given back because their DMA address broke the layout
- * @injected: slab allocations failed by fault injection (either knob)
+ * @injected: slab allocations failed by fault injection (any knob)
+ * @parked: slabs given back in atomic context, so freed later
+ * @lookup_slabs: slabs in the lock-free lookup table, 0 before it exists
  */
 struct chainpool_stats {
 	u32 size;
@@ -66,6 +73,8 @@ struct chainpool_stats {
 	u32 fallbacks;
 	u32 rejected;
 	u32 injected;
+	u32 parked;
+	u32 lookup_slabs;
 };
 
 struct chainpool *chainpool_create(const char *name, struct device *dev,
@@ -77,7 +86,10 @@ struct chainpool *chainpool_create_params(const char *name,
 int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp);
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
 void *chainpool_zalloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
+int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
+			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx);
 void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma);
+int chainpool_release_all(struct chainpool *pool);
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma);
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
 u64 chainpool_destroy_timed(struct chainpool *pool);

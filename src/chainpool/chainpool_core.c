@@ -606,6 +606,31 @@ static bool cp_poison_intact(const struct chainpool_core *core,
 	return true;
 }
 
+/* Move the bump cursor; carve_pos is read without the lock. */
+static void cp_set_carve(struct chainpool_core *core, u32 slab, u32 next)
+{
+	core->carve_slab = slab;
+	core->carve_next = next;
+	CP_WRITE_ONCE(core->carve_pos, (u64)slab << 32 | next);
+}
+
+/*
+ * With debug: may a free link point at @ptr?  Only at the start of a block
+ * of this pool that is not in use; anything else is a corrupted link.
+ */
+static bool cp_free_target_ok(const struct chainpool_core *core,
+			      const void *ptr)
+{
+	const struct chainpool_slab *slab;
+	dma_addr_t dma;
+	u32 index;
+
+	if (chainpool_core_virt_to_dma(core, ptr, &dma))
+		return false;
+	slab = cp_block_of(core, dma, &index);
+	return slab && !cp_test_bit(slab->inuse_map, index);
+}
+
 /**
  * chainpool_core_alloc() - take one block
  * @core: pool state
@@ -617,10 +642,18 @@ static bool cp_poison_intact(const struct chainpool_core *core,
  * A debug pool fills the block with CHAINPOOL_POISON_ALLOCATED unless
  * zeroing was asked for.
  *
+ * A debug pool never follows a free link it has not checked: a block's
+ * link must name the block's own DMA address and point at a free block of
+ * the pool, else the rest of the free list is dropped (those blocks are
+ * lost to the pool, not handed out twice) and nothing is written through
+ * the bad link.
+ *
  * Return: 0; -ENOMEM when the pool is empty (add a slab and retry); -EIO
- * when debugging found the poison of a freed block overwritten, in which
- * case the block is still handed out, as dma_pool does, and the caller
- * reports the corruption.
+ * when debugging found the poison or the link of a freed block
+ * overwritten, in which case the block is still handed out, as dma_pool
+ * does, and the caller reports the corruption; -EFAULT (debug only, not
+ * expected) when the free list's head is not a block of the pool: the
+ * list is dropped, nothing is handed out, and a retry carves a new block.
  */
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma)
@@ -633,26 +666,40 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 
 	if (core->free_head) {
 		struct chainpool_free_link *link = core->free_head;
+		struct chainpool_free_link *next = link->next;
 
 		block = link;
 		block_dma = link->dma;
-		core->free_head = link->next;
 		if (core->debug) {
-			if (!cp_poison_intact(core, block))
+			/*
+			 * The head was checked before it became the head; its
+			 * link is block memory a stray write may have hit.
+			 * Take the DMA address from the slab table, and cut
+			 * the list rather than follow a bad next link.
+			 */
+			if (chainpool_core_virt_to_dma(core, block, &block_dma)) {
+				core->free_head = NULL;
+				return -EFAULT;
+			}
+			if (block_dma != link->dma || !cp_poison_intact(core, block))
 				ret = -EIO;
+			if (next && !cp_free_target_ok(core, next)) {
+				next = NULL;
+				ret = -EIO;
+			}
 			slab = cp_block_of(core, block_dma, &index);
 		}
+		core->free_head = next;
 	} else {
 		while (core->carve_slab < core->nr_slabs &&
 		       core->carve_next ==
-		       core->slabs[core->carve_slab].nr_blocks) {
-			core->carve_slab++;
-			core->carve_next = 0;
-		}
+		       core->slabs[core->carve_slab].nr_blocks)
+			cp_set_carve(core, core->carve_slab + 1, 0);
 		if (core->carve_slab == core->nr_slabs)
 			return -ENOMEM;
 		slab = &core->slabs[core->carve_slab];
-		index = core->carve_next++;
+		index = core->carve_next;
+		cp_set_carve(core, core->carve_slab, index + 1);
 		block_dma = slab->dma + chainpool_plan_block_offset(&core->plan,
 								    slab->order,
 								    index);
@@ -719,28 +766,176 @@ int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 }
 
 /**
- * chainpool_core_dma_to_virt() - CPU address of the block at a DMA address
+ * chainpool_core_alloc_bulk() - take many blocks in one pass
  * @core: pool state
- * @dma: DMA address
+ * @count: blocks wanted
+ * @flags: CHAINPOOL_ALLOC_ZERO to get zeroed blocks
+ * @fn: called once per block, in order, with its CPU and DMA address
+ * @ctx: passed to @fn
  *
- * O(log slabs).  Blocks not handed out yet are found too.
+ * All or nothing: when the pool holds fewer than @count free blocks,
+ * nothing is taken.  Blocks never used are carved slab by slab with a
+ * running offset, without a per-block call; only a pool with freed blocks
+ * or with debug checks on goes through chainpool_core_alloc() per block.
  *
- * Return: the CPU address, or NULL when @dma is not the start of a block
- * of this pool.
+ * Return: 0; -ENOMEM when fewer than @count blocks are free (add slabs
+ * and retry); -EIO when debugging found freed blocks overwritten (every
+ * block is still handed out, as by chainpool_core_alloc()).  With debug,
+ * a dropped corrupted free list can still make the pool run short half
+ * way: -ENOMEM, and the blocks already handed out stay in use.
  */
-void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
-				 dma_addr_t dma)
+int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
+			      unsigned int flags, chainpool_bulk_fn fn,
+			      void *ctx)
 {
-	const struct chainpool_slab *slab = cp_find_dma(core, dma);
+	const struct chainpool_plan *plan = &core->plan;
+	u32 i = 0;
+	int ret = 0;
+
+	if (core->nr_blocks - core->nr_in_use < count)
+		return -ENOMEM;
+	while (i < count && (core->free_head || core->debug)) {
+		void *vaddr;
+		dma_addr_t dma;
+		int r = chainpool_core_alloc(core, flags, &vaddr, &dma);
+
+		if (r == -EFAULT)
+			continue;	/* the list was dropped: carve */
+		if (r == -ENOMEM)
+			return r;
+		if (r)
+			ret = r;
+		fn(ctx, i++, vaddr, dma);
+	}
+	while (i < count) {
+		const struct chainpool_slab *slab;
+		u32 per_segment, segment, take, slot, offset, k;
+
+		while (core->carve_slab < core->nr_slabs &&
+		       core->carve_next ==
+		       core->slabs[core->carve_slab].nr_blocks)
+			cp_set_carve(core, core->carve_slab + 1, 0);
+		/* Only a pool whose count a double free broke gets here. */
+		if (core->carve_slab == core->nr_slabs)
+			return -ENOMEM;
+		slab = &core->slabs[core->carve_slab];
+		per_segment = chainpool_plan_blocks_per_segment(plan,
+								slab->order);
+		segment = chainpool_plan_segment(plan, slab->order);
+		take = slab->nr_blocks - core->carve_next;
+		if (take > count - i)
+			take = count - i;
+		slot = core->carve_next % per_segment;
+		offset = chainpool_plan_block_offset(plan, slab->order,
+						     core->carve_next);
+		for (k = 0; k < take; k++) {
+			u8 *block = (u8 *)slab->cpu + offset;
+
+			if (flags & CHAINPOOL_ALLOC_ZERO)
+				memset(block, 0, plan->size);
+			fn(ctx, i++, block, slab->dma + offset);
+			if (++slot == per_segment) {
+				slot = 0;
+				offset = (offset & ~(segment - 1)) + segment;
+			} else {
+				offset += plan->stride;
+			}
+		}
+		core->nr_in_use += take;
+		cp_set_carve(core, core->carve_slab, core->carve_next + take);
+	}
+	return ret;
+}
+
+/**
+ * chainpool_core_release_all() - give back every block at once
+ * @core: pool state
+ *
+ * For a caller that holds every block it took and is done with all of
+ * them (the driver's chain pool at detach): no per-block free, O(slabs).
+ * The pool is then as if just filled; a debug pool clears its in-use maps
+ * and poisons every slab as freed, in O(bytes).
+ *
+ * Return: 0; with debug, -EIO when the in-use maps did not add up to the
+ * blocks in use (the pool is released all the same).
+ */
+int chainpool_core_release_all(struct chainpool_core *core)
+{
+	const struct chainpool_plan *plan = &core->plan;
+	u64 marked = 0;
+	u32 i, w;
+
+	if (core->debug) {
+		for (i = 0; i < core->nr_slabs; i++) {
+			struct chainpool_slab *slab = &core->slabs[i];
+			u32 words = chainpool_core_map_bytes(plan, slab->order) /
+				    sizeof(u32);
+
+			for (w = 0; w < words; w++) {
+				u32 v = slab->inuse_map[w];
+
+				while (v) {
+					v &= v - 1;
+					marked++;
+				}
+				slab->inuse_map[w] = 0;
+			}
+			memset(slab->cpu, CHAINPOOL_POISON_FREED,
+			       chainpool_plan_slab_bytes(plan, slab->order));
+		}
+	}
+	core->free_head = NULL;
+	cp_set_carve(core, 0, 0);
+	i = core->nr_in_use;
+	core->nr_in_use = 0;
+	return core->debug && marked != i ? -EIO : 0;
+}
+
+/**
+ * chainpool_core_lookup() - CPU address of a handed-out block
+ * @table: the pool's state, or a copy of it whose slab table is immutable
+ * @dma: DMA address
+ * @carve_pos: the pool's current carve_pos (the copy's may be stale)
+ *
+ * O(log slabs).  Finds only blocks the pool has handed out: carved before
+ * @carve_pos and, with debug, in use now.  Without debug, a block freed
+ * one by one is still found: the pool does not track it.
+ *
+ * Return: the CPU address, or NULL when @dma is not the start of such a
+ * block.
+ */
+void *chainpool_core_lookup(const struct chainpool_core *table,
+			    dma_addr_t dma, u64 carve_pos)
+{
+	const struct chainpool_slab *slab = cp_find_dma(table, dma);
 	u32 offset, index;
 
 	if (!slab)
 		return NULL;
 	offset = (u32)(dma - slab->dma);
-	if (chainpool_plan_offset_to_index(&core->plan, slab->order, offset,
+	if (chainpool_plan_offset_to_index(&table->plan, slab->order, offset,
 					   &index))
 		return NULL;
+	if (((u64)(slab - table->slabs) << 32 | index) >= carve_pos)
+		return NULL;
+	if (table->debug && !cp_test_bit(slab->inuse_map, index))
+		return NULL;
 	return (u8 *)slab->cpu + offset;
+}
+
+/**
+ * chainpool_core_dma_to_virt() - CPU address of a handed-out block
+ * @core: pool state
+ * @dma: DMA address
+ *
+ * chainpool_core_lookup() with the pool's own cursor.
+ *
+ * Return: the CPU address, or NULL.
+ */
+void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
+				 dma_addr_t dma)
+{
+	return chainpool_core_lookup(core, dma, core->carve_pos);
 }
 
 /**

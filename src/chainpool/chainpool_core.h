@@ -85,6 +85,8 @@ struct chainpool_slab {
  * @free_head: last freed block; each free block links to the next one
  * @carve_slab: slab the bump cursor is in
  * @carve_next: next never-used block of @carve_slab
+ * @carve_pos: @carve_slab << 32 | @carve_next, in one word so that a
+ *	lock-free reader (chainpool_core_lookup()) sees a consistent cursor
  * @nr_blocks: blocks in all slabs
  * @nr_in_use: blocks handed out and not yet freed
  * @dma_bytes: bytes of all slabs
@@ -102,6 +104,7 @@ struct chainpool_core {
 	void *free_head;
 	u32 carve_slab;
 	u32 carve_next;
+	u64 carve_pos;
 	u64 nr_blocks;
 	u32 nr_in_use;
 	u64 dma_bytes;
@@ -127,6 +130,19 @@ struct chainpool_core_stats {
 	u64 dma_bytes;
 	u64 meta_bytes;
 };
+
+/**
+ * typedef chainpool_bulk_fn - receives each block of a bulk allocation
+ * @ctx: the caller's context
+ * @index: 0 for the first block handed out, up to the count asked for - 1
+ * @vaddr: the block's CPU address
+ * @dma: the block's DMA address
+ *
+ * Called with the pool's lock held (in the kernel: a spinlock, interrupts
+ * off): it must only store the addresses, not sleep or call the pool.
+ */
+typedef void (*chainpool_bulk_fn)(void *ctx, u32 index, void *vaddr,
+				  dma_addr_t dma);
 
 /**
  * struct chainpool_fault - fail the Nth slab allocation
@@ -201,8 +217,14 @@ int chainpool_core_add_slab(struct chainpool_core *core,
 			    const struct chainpool_slab *slab);
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma);
+int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
+			      unsigned int flags, chainpool_bulk_fn fn,
+			      void *ctx);
 int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 			dma_addr_t dma);
+int chainpool_core_release_all(struct chainpool_core *core);
+void *chainpool_core_lookup(const struct chainpool_core *table,
+			    dma_addr_t dma, u64 carve_pos);
 void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 				 dma_addr_t dma);
 int chainpool_core_virt_to_dma(const struct chainpool_core *core,

@@ -13,6 +13,10 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/compiler.h>
+
+#define CP_WRITE_ONCE(x, val)	WRITE_ONCE(x, val)
+#define CP_READ_ONCE(x)		READ_ONCE(x)
 
 #else /* !__KERNEL__ */
 
@@ -35,6 +39,9 @@ typedef u64 dma_addr_t;
 /* Split shift, as in the kernel, so a 32-bit dma_addr_t stays defined. */
 #define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
 #define BIT(nr) (1UL << (nr))
+/* The user-space tests are single-threaded: plain accesses will do. */
+#define CP_WRITE_ONCE(x, val)	((x) = (val))
+#define CP_READ_ONCE(x)		(x)
 
 #endif /* __KERNEL__ */
 

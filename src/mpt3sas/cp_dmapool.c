@@ -76,6 +76,9 @@ MODULE_PARM_DESC(pool_allocator,
  * @cpool: the chainpool, or NULL
  * @kpool: the kernel's dma_pool, or NULL
  * @dev: the device, for log lines
+ * @size: block size, for log lines
+ * @bulk: blocks were taken with cp_dmapool_alloc_bulk()
+ * @released: every block was given back by cp_dmapool_release_all()
  * @name: the driver's name of the pool
  */
 struct cp_dmapool {
@@ -83,6 +86,8 @@ struct cp_dmapool {
 	struct dma_pool *kpool;
 	struct device *dev;
 	size_t size;
+	bool bulk;
+	bool released;
 	char name[32];
 };
 
@@ -200,13 +205,60 @@ int cp_dmapool_fill(struct cp_dmapool *pool, unsigned int nr_blocks,
 }
 
 /**
+ * cp_dmapool_alloc_bulk - take many blocks in one pass, if the pool can
+ * @pool: the pool
+ * @count: blocks wanted
+ * @gfp: allocation flags
+ * @fn: called once per block with its index (0 to @count - 1), CPU and
+ *	DMA address, under chainpool's spinlock: it must only store them
+ * @ctx: passed to @fn
+ *
+ * chainpool hands all @count blocks out under one lock hold (see
+ * chainpool_alloc_bulk()); the kernel's dma_pool has no such call, and
+ * the caller then allocates block by block as upstream does.
+ *
+ * Return: 0; -EOPNOTSUPP for a dma_pool; -ENOMEM when the blocks cannot
+ * be had, in which case none was handed out.
+ */
+int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
+			  gfp_t gfp,
+			  void (*fn)(void *ctx, u32 index, void *vaddr,
+				     dma_addr_t dma),
+			  void *ctx)
+{
+	if (pool->kpool)
+		return -EOPNOTSUPP;
+	pool->bulk = true;
+	return chainpool_alloc_bulk(pool->cpool, count, gfp, fn, ctx);
+}
+
+/**
+ * cp_dmapool_release_all - give every block back at once, if the pool can
+ * @pool: the pool
+ *
+ * For a caller that holds every block it took from @pool and whose device
+ * no longer uses any; cp_dmapool_destroy() then costs O(slabs).
+ *
+ * Return: true when chainpool released the blocks; false for a dma_pool,
+ * whose blocks the caller must free one by one as upstream does.
+ */
+bool cp_dmapool_release_all(struct cp_dmapool *pool)
+{
+	if (!pool || pool->kpool)
+		return false;
+	chainpool_release_all(pool->cpool);
+	pool->released = true;
+	return true;
+}
+
+/**
  * cp_dmapool_dma_to_virt - CPU address of the block at a DMA address
  * @pool: the pool
  * @dma: DMA address of the start of a block
  *
- * Return: the CPU address, or NULL when @dma is not a block of a
- * chainpool (the kernel's dma_pool cannot answer this: the caller then
- * searches its own records).
+ * Return: the CPU address, or NULL when @dma is not a block the
+ * chainpool has handed out (the kernel's dma_pool cannot answer this: the
+ * caller then searches its own records).
  */
 void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma)
 {
@@ -266,8 +318,9 @@ void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 	char desc[160];
 
 	cp_dmapool_describe(pool, nr_blocks, desc, sizeof(desc));
-	dev_info(pool->dev, "%s: %s: created in %llu us\n", pool->name, desc,
-		 (unsigned long long)us);
+	dev_info(pool->dev, "%s: %s: created in %llu us%s\n", pool->name, desc,
+		 (unsigned long long)us,
+		 pool->bulk ? " (bulk allocation)" : "");
 }
 
 /**
@@ -280,6 +333,7 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 	struct device *dev;
 	char name[sizeof(pool->name)];
 	const char *allocator;
+	bool released;
 	u64 us;
 
 	if (!pool)
@@ -288,8 +342,10 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 	strscpy(name, pool->name, sizeof(name));
 	/* static strings: still valid once the pool is gone */
 	allocator = cp_dmapool_allocator(pool);
+	released = pool->released;
 	cp_dmapool_destroy(pool);
 	us = div_u64(ktime_get_ns() - start_ns, NSEC_PER_USEC);
-	dev_info(dev, "%s: %s: freed and destroyed in %llu us\n", name,
-		 allocator, (unsigned long long)us);
+	dev_info(dev, "%s: %s: freed and destroyed in %llu us%s\n", name,
+		 allocator, (unsigned long long)us,
+		 released ? " (whole-pool release)" : "");
 }

@@ -28,6 +28,12 @@ void *cp_dmapool_zalloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma);
 void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma);
 int cp_dmapool_fill(struct cp_dmapool *pool, unsigned int nr_blocks,
 		    gfp_t gfp);
+int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
+			  gfp_t gfp,
+			  void (*fn)(void *ctx, u32 index, void *vaddr,
+				     dma_addr_t dma),
+			  void *ctx);
+bool cp_dmapool_release_all(struct cp_dmapool *pool);
 void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma);
 const char *cp_dmapool_allocator(const struct cp_dmapool *pool);
 void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,

@@ -17,7 +17,7 @@ cd "$top"
 out=$top/build/check/bench
 kernel=${BENCH_CHECK_KERNEL:-6.1}
 ns=${BENCH_CHECK_N:-1000 10000}
-allocators=dma_pool,page_carve,chainpool,chainpool_1page,memset_floor
+allocators=dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor
 fails=0
 ok()   { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

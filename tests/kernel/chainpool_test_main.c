@@ -198,8 +198,8 @@ static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
 /* The mpt3sas case: fill, allocate all, check, free all, destroy. */
 static void cpt_test_chain_pool(void)
 {
+	struct chainpool_stats st, filled;
 	struct cpt_block *blocks;
-	struct chainpool_stats st;
 	struct chainpool *pool;
 	u64 t_alloc, t_free, t_destroy;
 	unsigned int got;
@@ -215,6 +215,7 @@ static void cpt_test_chain_pool(void)
 	t_alloc = ktime_get_ns();
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
 	CPT_CHECK(ret == 0);
+	chainpool_get_stats(pool, &filled);
 	got = cpt_alloc_n(pool, blocks, CPT_CHAIN_BLOCKS);
 	t_alloc = ktime_get_ns() - t_alloc;
 	chainpool_get_stats(pool, &st);
@@ -228,7 +229,9 @@ static void cpt_test_chain_pool(void)
 	}
 
 	/* A filled pool does not grow on alloc. */
-	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.nr_slabs == filled.nr_slabs);
+	CPT_CHECK(st.dma_bytes == filled.dma_bytes);
+	CPT_CHECK(st.blocks_total == filled.blocks_total);
 	t_free = ktime_get_ns();
 	cpt_free_n(pool, blocks, got);
 	t_free = ktime_get_ns() - t_free;
@@ -239,6 +242,162 @@ static void cpt_test_chain_pool(void)
 		div_u64(t_free, 1000), div_u64(t_destroy, 1000));
 out:
 	vfree(blocks);
+}
+
+/* Where a bulk allocation stores each block, as mpt3sas's chain_lookup. */
+struct cpt_sink {
+	struct cpt_block *blocks;
+	unsigned int calls;
+	bool out_of_order;
+};
+
+static void cpt_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
+{
+	struct cpt_sink *sink = ctx;
+
+	if (index != sink->calls)
+		sink->out_of_order = true;
+	sink->calls++;
+	sink->blocks[index].cpu = vaddr;
+	sink->blocks[index].dma = dma;
+}
+
+/*
+ * The mpt3sas case through the whole-pool paths: one bulk allocation of
+ * every chain, then one release of the whole pool and an O(slabs) destroy.
+ */
+static void cpt_test_bulk_chain_pool(void)
+{
+	struct cpt_sink sink = { 0 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	u64 t_alloc, t_release, t_destroy;
+	struct cpt_block probe;
+	unsigned int i;
+	int ret;
+
+	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
+	if (!CPT_CHECK(sink.blocks))
+		return;
+	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	t_alloc = ktime_get_ns();
+	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
+				   cpt_store, &sink);
+	t_alloc = ktime_get_ns() - t_alloc;
+	chainpool_get_stats(pool, &st);
+	pr_info("# bulk alloc %u x %u B: %llu us, %u slabs\n", sink.calls,
+		CPT_CHAIN_SIZE, div_u64(t_alloc, 1000), st.nr_slabs);
+	if (!CPT_CHECK(ret == 0) ||
+	    !CPT_CHECK(sink.calls == CPT_CHAIN_BLOCKS) ||
+	    !CPT_CHECK(!sink.out_of_order)) {
+		chainpool_destroy(pool);
+		goto out;
+	}
+	CPT_CHECK(st.blocks_in_use == CPT_CHAIN_BLOCKS);
+	CPT_CHECK(st.lookup_slabs == st.nr_slabs);
+	probe = sink.blocks[CPT_CHAIN_BLOCKS / 2];
+	/*
+	 * Every block is found at its address; the full layout check (two
+	 * sorts) already ran on the per-block test's blocks: here the last
+	 * 16384, across the last slabs, are enough and keep TCG guests fast.
+	 */
+	for (i = 0; i < CPT_CHAIN_BLOCKS; i++) {
+		if (!CPT_CHECK(chainpool_dma_to_virt(pool, sink.blocks[i].dma) ==
+			       sink.blocks[i].cpu))
+			break;
+		if (!(i % 4096))
+			cond_resched();
+	}
+	cpt_check_blocks(pool, sink.blocks + CPT_CHAIN_BLOCKS - 16384, 16384);
+
+	t_release = ktime_get_ns();
+	CPT_CHECK(chainpool_release_all(pool) == 0);
+	t_release = ktime_get_ns() - t_release;
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.blocks_in_use == 0);
+	/* Released blocks are no longer found. */
+	CPT_CHECK(!chainpool_dma_to_virt(pool, probe.dma));
+	t_destroy = chainpool_destroy_timed(pool);
+	pr_info("# whole-pool release: %llu us, destroy: %llu us\n",
+		div_u64(t_release, 1000), div_u64(t_destroy, 1000));
+out:
+	vfree(sink.blocks);
+}
+
+/*
+ * A slab failing half way through the fill of a bulk allocation: nothing
+ * is handed out, and release and destroy free the slabs the fill got.
+ */
+static void cpt_test_bulk_fault(void)
+{
+	const unsigned int blocks = 4096;	/* 32 slabs of 16 KiB */
+	struct cpt_sink sink = { 0 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	unsigned int k;
+
+	sink.blocks = vmalloc(blocks * sizeof(*sink.blocks));
+	if (!CPT_CHECK(sink.blocks))
+		return;
+	for (k = 1; k <= 33; k += 4) {
+		pool = cpt_create(128, 16, 0, 16384, k % 2, k);
+		if (!CPT_CHECK(pool))
+			break;
+		sink.calls = 0;
+		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
+					       cpt_store, &sink) ==
+			  (k <= 32 ? -ENOMEM : 0));
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(sink.calls == (k <= 32 ? 0 : blocks));
+		CPT_CHECK(st.nr_slabs == min(k - 1, 32U));
+		CPT_CHECK(st.injected == (k <= 32));
+		CPT_CHECK(chainpool_release_all(pool) == 0);
+		chainpool_destroy(pool);
+	}
+	vfree(sink.blocks);
+}
+
+/*
+ * Whole-pool release with the debug checks on: blocks freed one by one
+ * before it are fine, released blocks carry the free poison and are no
+ * longer in use, and the pool hands them out again.
+ */
+static void cpt_test_bulk_debug_release(void)
+{
+	const unsigned int n = 5000;
+	struct cpt_sink sink = { 0 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	struct cpt_block one;
+
+	sink.blocks = vmalloc(n * sizeof(*sink.blocks));
+	if (!CPT_CHECK(sink.blocks))
+		return;
+	pool = cpt_create(128, 16, 0, 0, true, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	if (CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store,
+					   &sink) == 0)) {
+		one = sink.blocks[n - 1];
+		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_ALLOCATED);
+		chainpool_free(pool, sink.blocks[7].cpu, sink.blocks[7].dma);
+		CPT_CHECK(chainpool_release_all(pool) == 0);
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(st.blocks_in_use == 0);
+		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_FREED);
+		CPT_CHECK(!chainpool_dma_to_virt(pool, one.dma));
+		sink.calls = 0;
+		CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store,
+					       &sink) == 0);
+		CPT_CHECK(sink.blocks[n - 1].dma == one.dma);
+		CPT_CHECK(chainpool_dma_to_virt(pool, one.dma) == one.cpu);
+		CPT_CHECK(chainpool_release_all(pool) == 0);
+	}
+	chainpool_destroy(pool);
+out:
+	vfree(sink.blocks);
 }
 
 /* Several shapes of pool; every block checked on real DMA addresses. */
@@ -417,6 +576,77 @@ static void cpt_test_atomic(void)
 	chainpool_destroy(pool);
 }
 
+/*
+ * Growth that fails after its slab was allocated gives the slab back.
+ * With interrupts off (GFP_ATOMIC) that must not call dma_free_coherent(),
+ * which warns there: the slab is parked and freed later.  With GFP_KERNEL
+ * it is freed at once.
+ */
+static void cpt_test_atomic_error_path(void)
+{
+	struct chainpool_params params = { .fail_add = 1 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	struct cpt_block a, b;
+	unsigned long flags;
+
+	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	if (!CPT_CHECK(pool))
+		return;
+	local_irq_save(flags);
+	a.cpu = chainpool_alloc(pool, GFP_ATOMIC, &a.dma);
+	b.cpu = chainpool_alloc(pool, GFP_ATOMIC, &b.dma);
+	local_irq_restore(flags);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(!a.cpu);
+	CPT_CHECK(b.cpu);
+	CPT_CHECK(st.injected == 1);
+	CPT_CHECK(st.parked == 1);
+	CPT_CHECK(st.nr_slabs == 1);
+	if (b.cpu)
+		chainpool_free(pool, b.cpu, b.dma);
+	chainpool_destroy(pool);
+
+	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	if (!CPT_CHECK(pool))
+		return;
+	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(!a.cpu);
+	CPT_CHECK(st.injected == 1);
+	CPT_CHECK(st.parked == 0);
+	chainpool_destroy(pool);
+}
+
+/*
+ * A fill with interrupts off allocates its lookup table with the caller's
+ * GFP_ATOMIC, not GFP_KERNEL, and still publishes it.
+ */
+static void cpt_test_atomic_fill(void)
+{
+	struct chainpool *pool = cpt_create(128, 16, 0, 16384, false, 0);
+	struct chainpool_stats st;
+	struct cpt_block a;
+	unsigned long flags;
+	int ret;
+
+	if (!CPT_CHECK(pool))
+		return;
+	local_irq_save(flags);
+	ret = chainpool_fill(pool, 1000, GFP_ATOMIC);
+	local_irq_restore(flags);
+	CPT_CHECK(ret == 0);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(st.nr_slabs == DIV_ROUND_UP(1000, 128));
+	CPT_CHECK(st.lookup_slabs == st.nr_slabs);
+	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
+	if (CPT_CHECK(a.cpu)) {
+		CPT_CHECK(chainpool_dma_to_virt(pool, a.dma) == a.cpu);
+		chainpool_free(pool, a.cpu, a.dma);
+	}
+	chainpool_destroy(pool);
+}
+
 /* With debug, a double free and a foreign free are refused. */
 static void cpt_test_debug_frees(void)
 {
@@ -447,19 +677,27 @@ static struct cp_dmapool *cpt_driver_pool(const char *name,
 					  struct cpt_block *blocks,
 					  unsigned int n)
 {
+	struct cpt_sink sink = { .blocks = blocks };
 	struct cp_dmapool *pool;
 	u64 start = ktime_get_ns();
 	unsigned int i;
 	bool chainpool;
+	int ret;
 
 	pool = cp_dmapool_create(name, cpt_dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return NULL;
 	chainpool = !strcmp(cp_dmapool_allocator(pool), "chainpool");
+	/* As patch 0200: in one pass with chainpool, else block by block. */
+	ret = cp_dmapool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store, &sink);
+	CPT_CHECK(ret == (chainpool ? 0 : -EOPNOTSUPP));
+	if (chainpool)
+		CPT_CHECK(sink.calls == n);
 	CPT_CHECK(cp_dmapool_fill(pool, n, GFP_KERNEL) == 0);
 	for (i = 0; i < n; i++) {
-		blocks[i].cpu = cp_dmapool_alloc(pool, GFP_KERNEL,
-						 &blocks[i].dma);
+		if (ret)
+			blocks[i].cpu = cp_dmapool_alloc(pool, GFP_KERNEL,
+							 &blocks[i].dma);
 		if (!CPT_CHECK(blocks[i].cpu))
 			break;
 		/* Only chainpool can map an address back. */
@@ -476,8 +714,10 @@ static void cpt_driver_pool_release(struct cp_dmapool *pool,
 	u64 start = ktime_get_ns();
 	unsigned int i;
 
-	for (i = 0; i < n && blocks[i].cpu; i++)
-		cp_dmapool_free(pool, blocks[i].cpu, blocks[i].dma);
+	/* As patch 0200: chainpool takes the whole pool back at once. */
+	if (!cp_dmapool_release_all(pool))
+		for (i = 0; i < n && blocks[i].cpu; i++)
+			cp_dmapool_free(pool, blocks[i].cpu, blocks[i].dma);
 	cp_dmapool_destroy_logged(pool, start);
 }
 
@@ -534,11 +774,38 @@ static void cpt_test_fault_knob(void)
 	chainpool_destroy(pool);
 }
 
+/* The same knob half way through the fill of a bulk allocation. */
+static void cpt_test_fault_knob_bulk(void)
+{
+	unsigned int blocks = (expect_fail_slab + 1) * 1024;
+	struct cpt_sink sink = { 0 };
+	struct chainpool_stats st;
+	struct chainpool *pool;
+
+	sink.blocks = vmalloc(blocks * sizeof(*sink.blocks));
+	if (!CPT_CHECK(sink.blocks))
+		return;
+	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	if (CPT_CHECK(pool)) {
+		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
+					       cpt_store, &sink) == -ENOMEM);
+		chainpool_get_stats(pool, &st);
+		CPT_CHECK(sink.calls == 0);
+		CPT_CHECK(st.blocks_in_use == 0);
+		CPT_CHECK(st.injected == 1);
+		CPT_CHECK(st.nr_slabs == expect_fail_slab - 1);
+		CPT_CHECK(chainpool_release_all(pool) == 0);
+		chainpool_destroy(pool);
+	}
+	vfree(sink.blocks);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } cpt_knob_tests[] = {
 	{ "fault_knob", cpt_test_fault_knob },
+	{ "fault_knob_bulk", cpt_test_fault_knob_bulk },
 };
 
 static const struct {
@@ -546,12 +813,17 @@ static const struct {
 	void (*fn)(void);
 } cpt_tests[] = {
 	{ "chain_pool_373959x128", cpt_test_chain_pool },
+	{ "bulk_chain_pool_373959x128", cpt_test_bulk_chain_pool },
+	{ "bulk_fault", cpt_test_bulk_fault },
+	{ "bulk_debug_release", cpt_test_bulk_debug_release },
 	{ "shapes", cpt_test_shapes },
 	{ "lookup", cpt_test_lookup },
 	{ "fault_injection", cpt_test_fault_injection },
 	{ "page_slabs", cpt_test_page_slabs },
 	{ "zalloc", cpt_test_zalloc },
 	{ "atomic_alloc", cpt_test_atomic },
+	{ "atomic_error_path", cpt_test_atomic_error_path },
+	{ "atomic_fill", cpt_test_atomic_fill },
 	{ "debug_frees", cpt_test_debug_frees },
 	{ "driver_pool", cpt_test_driver_pool },
 	{ "resident_pool", cpt_test_resident_pool },

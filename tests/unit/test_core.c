@@ -73,6 +73,31 @@ static void check_blocks(struct upool *pool, struct block *blocks, size_t n)
 		      (u8 *)blocks[i].cpu);
 }
 
+/*
+ * The 16 bytes before a slab map only when they lie in another slab of the
+ * pool, and then to that slab's memory.
+ */
+static void check_before_slab(const struct chainpool_core *core,
+			      const struct chainpool_slab *slab)
+{
+	dma_addr_t before = slab->dma - 16;
+	u8 *cpu = chainpool_core_dma_to_virt(core, before);
+	u32 i;
+
+	for (i = 0; i < core->nr_slabs; i++) {
+		const struct chainpool_slab *other = &core->slabs[i];
+		u32 bytes = chainpool_plan_slab_bytes(&core->plan, other->order);
+
+		if (slab->dma >= 16 && before - other->dma < bytes) {
+			CHECK(other != slab);
+			CHECK(!cpu || cpu == (u8 *)other->cpu +
+					     (before - other->dma));
+			return;
+		}
+	}
+	CHECK(!cpu);
+}
+
 /* Nothing outside the slabs maps, nor padding after a block. */
 static void check_non_blocks(struct upool *pool)
 {
@@ -91,8 +116,7 @@ static void check_non_blocks(struct upool *pool)
 			CHECK_EQ(chainpool_core_virt_to_dma(core,
 							    (u8 *)slab->cpu + bytes,
 							    &back), -EFAULT);
-		CHECK(!chainpool_core_dma_to_virt(core, slab->dma - 16) ||
-		      slab->dma - 16 < GIB4 * 16);
+		check_before_slab(core, slab);
 		if (plan->stride > plan->size + 16)
 			CHECK(!chainpool_core_dma_to_virt(core, slab->dma +
 							  ((plan->size + 15) & ~15U)));
@@ -467,6 +491,266 @@ static void test_debug_checks(void **state)
 	check_no_leak(&pool, &fd);
 }
 
+/* Overwrite the free link at the start of a freed block. */
+static void set_link(void *block, const void *next, dma_addr_t dma)
+{
+	memcpy(block, &next, sizeof(next));
+	memcpy((u8 *)block + sizeof(next), &dma, sizeof(dma));
+}
+
+/*
+ * With debug, a free link that fails validation is neither followed nor
+ * written through: the block comes back with its true DMA address, the
+ * rest of the list is dropped, and the next block is carved fresh.
+ */
+static void test_debug_bad_links(void **state)
+{
+	struct block a, b, c, d, e;
+	struct fake_dma fd;
+	struct upool pool;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "debug bad links");
+	fake_dma_init(&fd, 0x70000000);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
+	CHECK_EQ(upool_alloc(&pool, 0, &c.cpu, &c.dma), 0);
+
+	/* b -> a on the list; b's next now points far outside the pool. */
+	free_n(&pool, &a, 1);
+	free_n(&pool, &b, 1);
+	set_link(b.cpu, (void *)(uintptr_t)0x10, b.dma);
+	CHECK_EQ(upool_alloc(&pool, 0, &d.cpu, &d.dma), -EIO);
+	CHECK(d.cpu == b.cpu);
+	CHECK(d.dma == b.dma);
+	CHECK(!pool.core.free_head);
+	/* a was dropped with the list: the next block is a fresh one. */
+	CHECK_EQ(upool_alloc(&pool, 0, &e.cpu, &e.dma), 0);
+	CHECK(e.cpu != a.cpu && e.cpu != b.cpu && e.cpu != c.cpu);
+	CHECK_EQ(pool.core.nr_in_use, 3);
+	free_n(&pool, &d, 1);
+	free_n(&pool, &e, 1);
+
+	/* A link naming a block still in use (c) is cut as well. */
+	set_link(e.cpu, c.cpu, e.dma);
+	CHECK_EQ(upool_alloc(&pool, 0, &e.cpu, &e.dma), -EIO);
+	CHECK(!pool.core.free_head);
+	CHECK(chainpool_core_dma_to_virt(&pool.core, e.dma) == e.cpu);
+
+	/* A wrong DMA address in the link: the table's address is used. */
+	free_n(&pool, &e, 1);
+	set_link(e.cpu, NULL, e.dma + 128);
+	CHECK_EQ(upool_alloc(&pool, 0, &d.cpu, &d.dma), -EIO);
+	CHECK(d.cpu == e.cpu);
+	CHECK(d.dma == e.dma);
+	CHECK_EQ(pool.core.nr_in_use, 2);
+	free_n(&pool, &c, 1);
+	free_n(&pool, &d, 1);
+	check_no_leak(&pool, &fd);
+}
+
+/* Where a bulk allocation stores each block, as the driver's chain_lookup. */
+struct bulk_sink {
+	struct block *blocks;
+	u32 calls;
+	bool out_of_order;
+};
+
+static void bulk_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
+{
+	struct bulk_sink *sink = ctx;
+
+	if (index != sink->calls)
+		sink->out_of_order = true;
+	sink->calls++;
+	sink->blocks[index].cpu = vaddr;
+	sink->blocks[index].dma = dma;
+}
+
+/*
+ * Bulk allocation hands out the very blocks per-block allocation would,
+ * in the same order, each once; then a whole-pool release takes them all
+ * back without a per-block free, and destroy frees every slab.
+ */
+static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
+		     bool debug)
+{
+	struct block *bulk = alloc_array(n, sizeof(*bulk));
+	struct block *single = alloc_array(n, sizeof(*single));
+	struct bulk_sink sink = { .blocks = bulk };
+	struct fake_dma fd, fd1;
+	struct upool pool, pool1;
+	u32 i;
+
+	snprintf(test_case, sizeof(test_case),
+		 "bulk size %zu align %zu boundary %zu n %u debug %d", size,
+		 align, boundary, n, debug);
+	fake_dma_init(&fd, GIB4 - (1ULL << 20));
+	fake_dma_init(&fd1, GIB4 - (1ULL << 20));
+	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
+	CHECK_EQ(upool_init(&pool1, &fd1, size, align, boundary, 0, debug), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, bulk_store, &sink), 0);
+	CHECK_EQ(sink.calls, n);
+	CHECK(!sink.out_of_order);
+	CHECK_EQ(pool.core.nr_in_use, n);
+	CHECK_EQ(upool_fill(&pool1, n), 0);
+	alloc_n(&pool1, single, n);
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(bulk[i].dma, single[i].dma);
+		CHECK(chainpool_core_dma_to_virt(&pool.core, bulk[i].dma) ==
+		      bulk[i].cpu);
+	}
+	/* Blocks the fill made but nobody took are not found. */
+	if (pool.core.nr_blocks > n)
+		CHECK(!chainpool_core_dma_to_virt(&pool.core,
+				pool.core.slabs[pool.core.nr_slabs - 1].dma +
+				chainpool_plan_block_offset(&pool.core.plan,
+					pool.core.slabs[pool.core.nr_slabs - 1].order,
+					pool.core.slabs[pool.core.nr_slabs - 1].nr_blocks - 1)));
+	check_blocks(&pool, bulk, n);
+
+	/* Whole-pool release: nothing in use, nothing found, no leak. */
+	CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+	CHECK_EQ(pool.core.nr_in_use, 0);
+	for (i = 0; i < n; i += 1 + n / 64)
+		CHECK(!chainpool_core_dma_to_virt(&pool.core, single[i].dma));
+	if (debug)	/* a block released with the pool is not in use */
+		CHECK_EQ(chainpool_core_free(&pool.core, bulk[0].cpu,
+					     bulk[0].dma), -EALREADY);
+	/* The pool is as if just filled: the same blocks come back. */
+	sink.calls = 0;
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, bulk_store, &sink), 0);
+	CHECK_EQ(fd.allocs, pool.core.nr_slabs);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(bulk[i].dma, single[i].dma);
+	CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+	check_no_leak(&pool, &fd);
+	free_n(&pool1, single, n);
+	check_no_leak(&pool1, &fd1);
+	free(bulk);
+	free(single);
+}
+
+static void test_bulk(void **state)
+{
+	static const u32 counts[] = { 1, 31, 32, 1000, 65537, 373959 };
+	u32 i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		run_bulk(128, 16, 0, counts[i], false);
+	run_bulk(128, 16, 0, 20000, true);
+	run_bulk(100, 64, 0, 5000, false);
+	run_bulk(100, 512, 128, 5000, true);
+	run_bulk(1000, 16, 1024, 3000, false);
+	run_bulk(24, 16, 0, 3000, false);
+	run_bulk(5000, 16, 8192, 100, false);
+	run_bulk(4096, 4096, 65536, 100, true);
+}
+
+/* Too few free blocks: nothing taken.  Freed blocks are taken first. */
+static void test_bulk_partial(void **state)
+{
+	struct block blocks[300];
+	struct bulk_sink sink = { .blocks = blocks };
+	struct fake_dma fd;
+	struct upool pool;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "bulk short and mixed");
+	fake_dma_init(&fd, 0x10000000);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, false), 0);
+	CHECK_EQ(upool_fill(&pool, 200), 0);
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 257, 0, bulk_store,
+					   &sink), -ENOMEM);
+	CHECK_EQ(sink.calls, 0);
+	CHECK_EQ(pool.core.nr_in_use, 0);
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 100, 0, bulk_store,
+					   &sink), 0);
+	free_n(&pool, &blocks[10], 5);
+	sink.calls = 0;
+	sink.blocks = &blocks[100];
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 156,
+					   CHAINPOOL_ALLOC_ZERO, bulk_store,
+					   &sink), 0);
+	CHECK_EQ(sink.calls, 156);
+	CHECK(blocks[100].cpu == blocks[14].cpu);	/* last freed first */
+	CHECK_EQ(pool.core.nr_in_use, 251);
+	CHECK_EQ(((u8 *)blocks[255].cpu)[127], 0);
+	memcpy(&blocks[10], &blocks[100], 5 * sizeof(blocks[0]));
+	memmove(&blocks[100], &blocks[105], 151 * sizeof(blocks[0]));
+	check_blocks(&pool, blocks, 251);
+	CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+	check_no_leak(&pool, &fd);
+}
+
+/*
+ * A slab allocation failing half way through the fill of a bulk
+ * allocation: the bulk fails, hands out nothing, and the whole-pool
+ * release and destroy free the slabs the fill got.  With debug too.
+ */
+static void test_bulk_fault(void **state)
+{
+	struct block *blocks = alloc_array(20000, sizeof(*blocks));
+	struct bulk_sink sink = { .blocks = blocks };
+	struct fake_dma fd;
+	struct upool pool;
+	u32 k;
+
+	(void)state;
+	for (k = 1; k <= 20; k++) {
+		snprintf(test_case, sizeof(test_case), "bulk fault at slab %u",
+			 k);
+		fake_dma_init(&fd, GIB4 - (1ULL << 20));
+		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 2), 0);
+		pool.fault.fail_at = k;
+		sink.calls = 0;
+		CHECK_EQ(upool_alloc_bulk(&pool, 20000, 0, bulk_store, &sink),
+			 -ENOMEM);
+		CHECK_EQ(sink.calls, 0);
+		CHECK_EQ(pool.core.nr_slabs, k - 1);
+		CHECK_EQ(pool.core.nr_in_use, 0);
+		CHECK_EQ(fd.live, k - 1);
+		CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+		check_no_leak(&pool, &fd);
+	}
+	free(blocks);
+}
+
+/* Debug release: the in-use maps must add up to the blocks in use. */
+static void test_release_debug(void **state)
+{
+	struct block blocks[64];
+	struct bulk_sink sink = { .blocks = blocks };
+	struct fake_dma fd;
+	struct upool pool;
+	u32 i;
+
+	(void)state;
+	snprintf(test_case, sizeof(test_case), "release with debug");
+	fake_dma_init(&fd, 0x10000000);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, 64, 0, bulk_store, &sink), 0);
+	for (i = 0; i < 128; i++)
+		CHECK_EQ(((u8 *)blocks[63].cpu)[i], CHAINPOOL_POISON_ALLOCATED);
+	free_n(&pool, &blocks[5], 1);
+	CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+	/* Released blocks carry the free poison, and are not in use. */
+	for (i = 0; i < 128; i++)
+		CHECK_EQ(((u8 *)blocks[63].cpu)[i], CHAINPOOL_POISON_FREED);
+	CHECK_EQ(chainpool_core_free(&pool.core, blocks[7].cpu, blocks[7].dma),
+		 -EALREADY);
+	/* A stray in-use bit no allocation accounts for is reported. */
+	sink.calls = 0;
+	CHECK_EQ(upool_alloc_bulk(&pool, 10, 0, bulk_store, &sink), 0);
+	pool.core.slabs[0].inuse_map[1] |= 1;	/* block 32: never taken */
+	CHECK_EQ(chainpool_core_release_all(&pool.core), -EIO);
+	CHECK_EQ(pool.core.nr_in_use, 0);
+	CHECK_EQ(pool.core.slabs[0].inuse_map[1], 0);
+	check_no_leak(&pool, &fd);
+}
+
 static void test_zalloc(void **state)
 {
 	struct block a, b;
@@ -555,7 +839,12 @@ int main(void)
 		cmocka_unit_test(test_fault_every_slab),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_debug_checks),
+		cmocka_unit_test(test_debug_bad_links),
 		cmocka_unit_test(test_zalloc),
+		cmocka_unit_test(test_bulk),
+		cmocka_unit_test(test_bulk_partial),
+		cmocka_unit_test(test_bulk_fault),
+		cmocka_unit_test(test_release_debug),
 		cmocka_unit_test(test_stats),
 	};
 

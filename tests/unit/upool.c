@@ -104,6 +104,16 @@ int upool_alloc(struct upool *pool, unsigned int flags, void **vaddr,
 	return chainpool_core_alloc(&pool->core, flags, vaddr, dma);
 }
 
+int upool_alloc_bulk(struct upool *pool, u32 count, unsigned int flags,
+		     chainpool_bulk_fn fn, void *ctx)
+{
+	int ret = upool_fill(pool, (u64)pool->core.nr_in_use + count);
+
+	if (ret)
+		return ret;
+	return chainpool_core_alloc_bulk(&pool->core, count, flags, fn, ctx);
+}
+
 u32 upool_destroy(struct upool *pool)
 {
 	u32 in_use = pool->core.nr_in_use;

@@ -25,6 +25,9 @@ int upool_grow(struct upool *pool, unsigned int order);
 int upool_fill(struct upool *pool, u64 nr_blocks);
 int upool_alloc(struct upool *pool, unsigned int flags, void **vaddr,
 		dma_addr_t *dma);
+/* Fills the pool as far as needed, then takes @count blocks in one pass. */
+int upool_alloc_bulk(struct upool *pool, u32 count, unsigned int flags,
+		     chainpool_bulk_fn fn, void *ctx);
 /* Frees the slabs only when no block is in use; returns blocks in use. */
 u32 upool_destroy(struct upool *pool);
 
