@@ -40,7 +40,7 @@ check "one top directory, $name-$version/" \
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
 for f in Kbuild Makefile VERSION dkms.conf dkms.mk COPYING mpt3sas/mpt3sas_base.c \
-	mpt3sas/mpi/mpi2.h chainpool compat; do
+	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh; do
 	check "holds $f" [ -e "$t/$f" ]
 done
 check "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
