@@ -8,7 +8,8 @@
 # Writes OUT_DIR/mpt3sas-chainpool-<version>.tar.gz holding one directory,
 # mpt3sas-chainpool-<version>/, that is /usr/src/mpt3sas-chainpool-<version>/
 # as is: the patched upstream driver, compat/, chainpool/, Kbuild, Makefile,
-# VERSION, dkms.conf (filled in), dkms.mk and COPYING.  Building from it
+# VERSION, dkms.conf (filled in), dkms.mk with the kernel-range.sh it runs,
+# and COPYING.  Building from it
 # needs no network and no upstream download.
 #
 # Environment: CP_RELEASE (default src/VERSION) for a test release,
@@ -55,7 +56,7 @@ find "$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 # Nor editors' and linters' dot files (.gitignore, checkpatch caches).
 find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
-cp "$top/packaging/dkms.mk" "$top/COPYING" "$dir/"
+cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/COPYING" "$dir/"
 
 sed -e "s/@PACKAGE_VERSION@/$version/g" \
 	-e "s/@KERNEL_MIN@/$kmin/g" \

@@ -7,6 +7,9 @@
 # A dkms that knows no BUILD_EXCLUSIVE directive builds for any kernel: stop
 # here, plainly, for one outside the supported range.  Then run the tree's
 # own Makefile, which probes this kernel's API and runs Kbuild.
+#
+# The range rule is kernel-range.sh's (packaging/, shipped beside this
+# file by make dist), the one that also wrote dkms.conf's regex.
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -15,24 +18,16 @@ ifeq ($(KERNEL_MIN),)
 $(error KERNEL_MIN=<oldest supported kernel series> is required)
 endif
 KERNEL_MAX ?=
+KERNEL_RANGE := $(dir $(lastword $(MAKEFILE_LIST)))kernel-range.sh
+# Values reach the range rule through the environment, not pasted into
+# shell code.
+export KVER KERNEL_MIN KERNEL_MAX
 
 all: range-check
 	$(MAKE) -f Makefile KVER=$(KVER) KDIR=$(KDIR)
 
 range-check:
-	@kv='$(KVER)'; min='$(KERNEL_MIN)'; max='$(KERNEL_MAX)'; \
-	s=$$(echo "$$kv" | sed -n 's/^\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p'); \
-	set -- $$s; kmaj=$${1:-0}; kmin=$${2:-0}; ok=1; \
-	amaj=$${min%%.*}; amin=$${min#*.}; \
-	if [ -z "$$s" ] || [ $$kmaj -lt $$amaj ] || \
-	   { [ $$kmaj -eq $$amaj ] && [ $$kmin -lt $$amin ]; }; then ok=0; fi; \
-	if [ -n "$$max" ]; then zmaj=$${max%%.*}; zmin=$${max#*.}; \
-	  if [ $$kmaj -gt $$zmaj ] || \
-	     { [ $$kmaj -eq $$zmaj ] && [ $$kmin -gt $$zmin ]; }; then ok=0; fi; \
-	  range="$$min to $$max"; else range="$$min and newer"; fi; \
-	if [ $$ok = 0 ]; then \
-	  echo "mpt3sas-chainpool supports kernels $$range; $$kv is not supported" >&2; \
-	  exit 1; fi
+	@bash $(KERNEL_RANGE) require "$$KVER" "$$KERNEL_MIN" $${KERNEL_MAX:+"$$KERNEL_MAX"}
 
 clean:
 	$(MAKE) -f Makefile KVER=$(KVER) KDIR=$(KDIR) clean

@@ -5,6 +5,8 @@
 #
 #   kernel-range.sh regex MIN [MAX]        a BUILD_EXCLUSIVE_KERNEL regex
 #   kernel-range.sh check KVER MIN [MAX]   exit 0 if KVER is in the range
+#   kernel-range.sh require KVER MIN [MAX] the same; else say so on stderr
+#                                          (dkms.mk's range-check)
 #   kernel-range.sh text MIN [MAX]         "4.15 and newer", "6.2 to 6.11"
 #   kernel-range.sh min | max              the range the packages declare:
 #                                          DKMS_KERNEL_MIN (else the series in
@@ -16,6 +18,12 @@
 # know BUILD_EXCLUSIVE_KERNEL, a bash regex matched against the release,
 # so the same range is also spelt as one (series listed explicitly: no
 # arithmetic in a regex).
+#
+# The one implementation of the range: make dist (packaging/dist.sh) writes
+# the series and the regex into dkms.conf from here, and ships this file
+# beside dkms.mk, whose range-check runs "require" (a dkms that knows no
+# BUILD_EXCLUSIVE directive).  "min" needs packaging/kernel-min, which
+# the tarball does not hold: there the range comes from dkms.conf.
 
 set -eu
 
@@ -73,11 +81,17 @@ check() {
 	((kmaj < zmaj || (kmaj == zmaj && kmin <= zmin)))
 }
 
+require() {
+	check "$@" && return 0
+	echo "mpt3sas-chainpool supports kernels $(text "$2" ${3:+"$3"}); $1 is not supported" >&2
+	return 1
+}
+
 text() {
 	if [ -n "${2:-}" ]; then echo "$1 to $2"; else echo "$1 and newer"; fi
 }
 
-[ $# -ge 1 ] || die "usage: kernel-range.sh regex|check|text|min|max ..."
+[ $# -ge 1 ] || die "usage: kernel-range.sh regex|check|require|text|min|max ..."
 cmd=$1
 shift
 case $cmd in
@@ -87,9 +101,9 @@ regex | text)
 	if [ $# -lt 1 ] || [ $# -gt 2 ]; then die "usage: $cmd MIN [MAX]"; fi
 	"$cmd" "$@"
 	;;
-check)
-	if [ $# -lt 2 ] || [ $# -gt 3 ]; then die "usage: check KVER MIN [MAX]"; fi
-	check "$@"
+check | require)
+	if [ $# -lt 2 ] || [ $# -gt 3 ]; then die "usage: $cmd KVER MIN [MAX]"; fi
+	"$cmd" "$@"
 	;;
 *) die "unknown command $cmd" ;;
 esac

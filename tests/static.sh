@@ -25,10 +25,10 @@ own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
 # file glob (or "patches") checkpatch-type: why
 exceptions="
 src/chainpool/chainpool_types.h PREFER_KERNEL_TYPES: defines u8/u32/u64 from <stdint.h> for the user-space build
-src/compat/mpt3sas_compat.h CAMELCASE: Scsi_Host is the kernel's own type name
+src/compat/*.h CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/probes/*.c CAMELCASE: Scsi_Host is the kernel's own type name
-src/compat/mpt3sas_compat.h MACRO_ARG_UNUSED: the macros drop a host template member on kernels that lack it
-src/compat/mpt3sas_compat.h MACRO_ARG_REUSE: the memtostr() fallback mirrors upstream's macro of the same name
+src/compat/host_template.h MACRO_ARG_UNUSED: the macros drop a host template member on kernels that lack it
+src/compat/renames.h MACRO_ARG_REUSE: the memtostr() and struct_size() fallbacks mirror the kernel's macros of the same names
 patches CAMELCASE: upstream identifiers (ChipName, Scsi_Host) on lines our patches touch
 patches PARENTHESIS_ALIGNMENT: touched lines keep upstream's continuation style
 "

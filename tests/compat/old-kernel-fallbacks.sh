@@ -35,7 +35,8 @@
 # template has .sdev_attrs and no .map_queues, .mq_poll, .max_segment_size,
 # .shost_groups or .sdev_groups.  Then a self-check on the first series:
 # a syntax error planted in a fallback-only branch of a copy of the compat
-# header makes the forced build fail, and is invisible without forcing.
+# headers (compat/renames.h) makes the forced build fail, and is invisible
+# without forcing.
 #
 # Work in build/compat-fallbacks/ (OUT=), the tree from TREE= (default
 # build/tree).  Ends with "compat-fallbacks: N passed, N failed".
@@ -243,7 +244,7 @@ for series in $series_list; do
 done
 
 # Self-check: a broken fallback must turn this test red.  Plant a syntax
-# error in the sysfs_emit() fallback of a copy of the compat header (a
+# error in the sysfs_emit() fallback of a copy of compat/renames.h (a
 # branch only a kernel before v5.10 compiles) and build one object with
 # the forced header (must fail) and with the kernel's own probe results
 # (must pass: the plant is only reachable through the fallback).
@@ -258,9 +259,9 @@ if [ -n "$first" ]; then
 	mkdir -p "$out/selfcheck"
 	cp -r "$tree" "$planted"
 	sed -i '/^#ifndef HAVE_SYSFS_EMIT$/a\
-static int mpt3sas_compat_planted_error = ;' "$planted/compat/mpt3sas_compat.h"
+static int mpt3sas_compat_planted_error = ;' "$planted/compat/renames.h"
 	if ! grep -q '^static int mpt3sas_compat_planted_error = ;$' \
-		"$planted/compat/mpt3sas_compat.h"; then
+		"$planted/compat/renames.h"; then
 		fail "self-check: could not plant the error (the sysfs_emit fallback changed?)"
 	else
 		cp -r "$out/$series/tree/compat/generated" "$planted/compat/"

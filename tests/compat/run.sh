@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# run.sh KDIR [CC]: unit test of src/compat/probe.mk against one kernel.
+# run.sh KDIR [CC]: unit test of src/compat/probe.mk (and the probe.sh it
+# runs) against one kernel.
 #
 #  1. a probe that must be true and one that must be false come out so;
 #  2. the real probe set reports HAVE_STRSCPY (present since v4.3) and
@@ -12,7 +13,8 @@
 #  5. COMPAT_FORCE_FALSE turns a present API off, says so, and probes again;
 #     a name that is no probe is an error;
 #  6. every probe's comment has the " * Since: vX.Y" line that
-#     old-kernel-fallbacks.sh reads.
+#     old-kernel-fallbacks.sh reads;
+#  7. a CC with quotes and spaces reaches the stamp as given.
 # Ends with the plain line "compat: N passed, N failed"; exits 1 on failure.
 
 set -u
@@ -161,6 +163,16 @@ if [ -z "$missing" ]; then
 	ok "every probe has one ' * Since: vX.Y' line"
 else
 	fail "probes without one ' * Since: vX.Y' line:$missing"
+fi
+
+# 7. values travel in the environment, never pasted into shell code
+q='cc "quoted" and spaced'
+stamp=$(make -s --no-print-directory -f "$probe_mk" KDIR="$kdir" \
+	OUT="$work/quote" CC="$q" stamp 2>&1)
+if printf '%s\n' "$stamp" | grep -qxF "cc=$q"; then
+	ok "a CC with quotes reaches the stamp as given"
+else
+	fail "a CC with quotes came out as: $(printf '%s\n' "$stamp" | grep '^cc=')"
 fi
 
 echo "compat: $passed passed, $failed failed"

@@ -6,12 +6,13 @@
 # - the tarball holds one directory, mpt3sas-chainpool-<version>/, with the
 #   patched driver, chainpool/, compat/, Kbuild, Makefile, VERSION,
 #   dkms.conf (filled in, every directive we need, none dkms 3 dropped),
-#   dkms.mk and COPYING, and nothing generated;
+#   dkms.mk, kernel-range.sh and COPYING, and nothing generated;
 # - every object Kbuild names has its source in the tarball (so dkms needs
 #   no download);
 # - the same tree gives the same tarball (reproducible);
 # - the package version sorts right in dpkg and rpm;
-# - the BUILD_EXCLUSIVE_KERNEL regex and dkms.mk agree with the range.
+# - the BUILD_EXCLUSIVE_KERNEL regex and dkms.mk agree with the range, and
+#   dkms.mk has no range rule of its own (it runs kernel-range.sh).
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -39,8 +40,8 @@ check "one top directory, $name-$version/" \
 	[ "$(tar tzf "$tarball" | cut -d/ -f1 | sort -u)" = "$name-$version" ]
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
-for f in Kbuild Makefile VERSION dkms.conf dkms.mk COPYING mpt3sas/mpt3sas_base.c \
-	mpt3sas/mpi/mpi2.h chainpool compat; do
+for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh COPYING mpt3sas/mpt3sas_base.c \
+	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh; do
 	check "holds $f" [ -e "$t/$f" ]
 done
 check "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
@@ -110,6 +111,8 @@ for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0
 	make -s -C "$t" -f dkms.mk range-check KVER="$k" KERNEL_MIN="$kmin" >/dev/null 2>&1 && m=yes || m=no
 	check "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
 done
+check "the tarball's kernel-range.sh is packaging's" cmp -s "$t/kernel-range.sh" "$top/packaging/kernel-range.sh"
+check "dkms.mk's range-check runs kernel-range.sh" grep -q '^	@bash $(KERNEL_RANGE) require ' "$t/dkms.mk"
 msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN="$kmin" 2>&1 || true)
 check "dkms.mk names the range: $msg" \
 	grep -qF "$name supports kernels $kmin and newer; 4.14.336 is not supported" <<<"$msg"
