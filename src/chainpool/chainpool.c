@@ -255,9 +255,10 @@ static int chainpool_debugfs_show(struct seq_file *m, void *unused)
 	seq_printf(m, "slabs: %u\n", st.nr_slabs);
 	for (order = 0; order < CHAINPOOL_NR_ORDERS; order++)
 		if (st.slabs_by_order[order])
-			seq_printf(m, "slabs_order_%u: %u (%lu KiB each)\n",
+			seq_printf(m, "slabs_order_%u: %u (%u KiB each)\n",
 				   order, st.slabs_by_order[order],
-				   (PAGE_SIZE << order) >> 10);
+				   chainpool_plan_slab_bytes(&pool->core.plan,
+							     order) >> 10);
 	seq_printf(m, "dma_bytes: %llu\nmeta_bytes: %llu\n",
 		   (unsigned long long)st.dma_bytes,
 		   (unsigned long long)st.meta_bytes);

@@ -90,21 +90,24 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 	plan->footprint = plan->size < CHAINPOOL_LINK_BYTES ?
 			  CHAINPOOL_LINK_BYTES : plan->size;
 
-	/* Like dma_pool: a page, or the block rounded up to whole pages. */
-	min_bytes = cp_roundup_pow2(plan->stride);
-	if (min_bytes < page_size)
-		min_bytes = page_size;
-	if (min_bytes > CHAINPOOL_MAX_SLAB_BYTES)
+	/*
+	 * Like dma_pool: a page, or the block rounded up to whole pages, not
+	 * to a power of two (a 2.5 MB block takes 2.5 MB, not 4 MiB).  Its
+	 * order is that of the power of two holding it.
+	 */
+	min_bytes = cp_round_up(plan->stride, page_size);
+	if (cp_roundup_pow2(min_bytes) > CHAINPOOL_MAX_SLAB_BYTES)
 		return -EINVAL;
-	plan->min_order = cp_ilog2(min_bytes) - plan->page_shift;
+	plan->min_bytes = min_bytes;
+	plan->min_order = cp_ilog2(cp_roundup_pow2(min_bytes)) -
+			  plan->page_shift;
 
 	cap_bytes = slab_cap ? slab_cap : CHAINPOOL_DEFAULT_SLAB_CAP;
 	if (cap_bytes > CHAINPOOL_MAX_SLAB_BYTES)
 		cap_bytes = CHAINPOOL_MAX_SLAB_BYTES;
-	cap_bytes = (u64)1 << cp_ilog2(cap_bytes);
-	if (cap_bytes < min_bytes)
-		cap_bytes = min_bytes;
 	plan->max_order = cp_ilog2(cap_bytes) - plan->page_shift;
+	if (cap_bytes < page_size || plan->max_order < plan->min_order)
+		plan->max_order = plan->min_order;
 	return 0;
 }
 
@@ -113,11 +116,13 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
  * @plan: geometry
  * @order: slab order
  *
- * Return: page_size << @order.
+ * Return: @plan->min_bytes for min_order, else page_size << @order.
  */
 u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
 			      unsigned int order)
 {
+	if (order == plan->min_order)
+		return plan->min_bytes;
 	return plan->page_size << order;
 }
 
@@ -131,7 +136,8 @@ u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
  * guarantee dma_pool gives), but never below the alignment: aligned starts
  * are then segment starts and blocks no larger than a segment cannot cross.
  *
- * Return: the segment size, a power of two.
+ * Return: the segment size: a power of two, or the whole slab when that is
+ * a min_order slab of whole pages that the rules do not cut.
  */
 u32 chainpool_plan_segment(const struct chainpool_plan *plan,
 			   unsigned int order)
@@ -233,7 +239,7 @@ int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
 {
 	u32 segment = chainpool_plan_segment(plan, order);
 	u32 per_segment = chainpool_plan_blocks_per_segment(plan, order);
-	u32 in_segment = offset & (segment - 1);
+	u32 in_segment = offset % segment;
 	u32 slot = in_segment / plan->stride;
 
 	if (offset >= chainpool_plan_slab_bytes(plan, order))
@@ -251,11 +257,13 @@ int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
  * @cpu: CPU address of the slab
  * @dma: DMA address of the slab
  *
- * The layout relies on segment starts being segment-aligned DMA addresses
- * (alignment, page and boundary rules) and on the slab not spanning a
- * 4 GiB line.  dma_alloc_coherent() aligns to the allocation order, which
- * gives both; this catches allocators that do not.  The CPU address must
- * be aligned enough to hold the free link.
+ * A slab cut into several segments relies on segment starts being
+ * segment-aligned DMA addresses (alignment, page and boundary rules).  A
+ * slab that is one segment needs only what its blocks need: the block
+ * alignment, page alignment (the start of a page-sized slab), and no
+ * boundary line inside it; not natural alignment, which CMA gives large
+ * allocations only up to CONFIG_CMA_ALIGNMENT.  No slab may span a 4 GiB
+ * line.  The CPU address must be aligned enough to hold the free link.
  *
  * Return: true when blocks carved from the slab obey every rule.
  */
@@ -266,10 +274,21 @@ bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
 	u32 bytes = chainpool_plan_slab_bytes(plan, order);
 	u32 segment = chainpool_plan_segment(plan, order);
 	dma_addr_t last = dma + (bytes - 1);
+	u32 need = segment;
 
 	if ((uintptr_t)cpu & (CHAINPOOL_MIN_ALIGN - 1))
 		return false;
-	if (dma & (segment - 1))
+	if (segment == bytes) {
+		need = plan->page_size;
+		if (bytes < need)
+			need = bytes;
+		if (need < plan->align)
+			need = plan->align;
+		if (plan->boundary &&
+		    (dma ^ last) & ~(dma_addr_t)(plan->boundary - 1))
+			return false;
+	}
+	if (dma & (need - 1))
 		return false;
 	if (last < dma)
 		return false;
@@ -836,7 +855,7 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 			fn(ctx, i++, block, slab->dma + offset);
 			if (++slot == per_segment) {
 				slot = 0;
-				offset = (offset & ~(segment - 1)) + segment;
+				offset += segment - offset % segment;
 			} else {
 				offset += plan->stride;
 			}

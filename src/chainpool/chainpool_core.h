@@ -39,10 +39,12 @@
  * @stride: distance between neighbouring blocks of one segment
  * @footprint: bytes a block really occupies (room for the free link)
  * @page_shift: log2(@page_size)
+ * @min_bytes: bytes of a min_order slab: one block in whole pages
  * @min_order: order of the smallest slab that holds one block
  * @max_order: order of the largest slab the pool asks for
  *
- * A slab of order n is page_size << n bytes.  It is cut into segments
+ * A slab of order n is page_size << n bytes, except that a min_order slab
+ * is @min_bytes, which may be less (no power of two).  It is cut into segments
  * (see chainpool_plan_segment()), and blocks are packed into each segment
  * at multiples of @stride without crossing its end.
  */
@@ -54,6 +56,7 @@ struct chainpool_plan {
 	u32 stride;
 	u32 footprint;
 	unsigned int page_shift;
+	u32 min_bytes;
 	unsigned int min_order;
 	unsigned int max_order;
 };
@@ -64,7 +67,7 @@ struct chainpool_plan {
  * @dma: DMA address returned by the DMA allocator
  * @inuse_map: one bit per block when debugging, else NULL
  * @nr_blocks: blocks in this slab
- * @order: slab size is page_size << @order
+ * @order: slab size is chainpool_plan_slab_bytes() of @order
  */
 struct chainpool_slab {
 	void *cpu;

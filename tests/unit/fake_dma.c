@@ -34,8 +34,15 @@ static void *fake_alloc(void *ctx, u32 bytes, bool nowarn, dma_addr_t *dma)
 			return NULL;
 		addr = fd->script[fd->script_pos++];
 	} else {
-		/* Natural alignment, as dma_alloc_coherent() gives. */
-		addr = ((fd->next_dma + bytes - 1) & ~((u64)bytes - 1)) +
+		/*
+		 * Aligned to the power of two holding @bytes, as the buddy
+		 * allocator behind dma_alloc_coherent() gives.
+		 */
+		u64 natural = 1;
+
+		while (natural < bytes)
+			natural <<= 1;
+		addr = ((fd->next_dma + natural - 1) & ~(natural - 1)) +
 		       fd->skew;
 		fd->next_dma = addr + bytes;
 	}

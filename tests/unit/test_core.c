@@ -339,12 +339,47 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(fd.live, 0);
 	check_no_leak(&pool, &fd);
 
+	/*
+	 * Page aligned, never naturally aligned (CMA beyond
+	 * CONFIG_CMA_ALIGNMENT): one-segment slabs are taken as they are.
+	 */
 	snprintf(test_case, sizeof(test_case), "skewed allocator");
 	fake_dma_init(&fd, 0x20000000);
-	fd.skew = PAGE;	/* page aligned, never naturally aligned */
+	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 4096, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
-	CHECK_EQ(pool.core.slabs_by_order[0], 100);
+	CHECK_EQ(pool.acquire.rejected, 0);
+	CHECK_EQ(pool.core.slabs_by_order[0], 0);
+	CHECK_EQ(pool.core.slabs_by_order[5], 3);
+	alloc_n(&pool, blocks, 32);
+	CHECK(blocks[0].dma & (32 * PAGE - 1));
+	check_blocks(&pool, blocks, 32);
+	free_n(&pool, blocks, 32);
+	check_no_leak(&pool, &fd);
+
+	/* The same allocator with the driver's large single-block pools. */
+	snprintf(test_case, sizeof(test_case), "skewed, one large block");
+	fake_dma_init(&fd, 0x20000000);
+	fd.skew = PAGE;
+	CHECK_EQ(upool_init(&pool, &fd, 2621440, 16, 0, 0, false), 0);
+	CHECK_EQ(upool_fill(&pool, 1), 0);
+	CHECK_EQ(pool.acquire.rejected, 0);
+	CHECK_EQ(pool.core.dma_bytes, 2621440);
+	alloc_n(&pool, blocks, 1);
+	CHECK(blocks[0].dma & ((4U << 20) - 1));
+	check_blocks(&pool, blocks, 1);
+	free_n(&pool, blocks, 1);
+	check_no_leak(&pool, &fd);
+
+	/* Small blocks in several segments still need aligned segments. */
+	snprintf(test_case, sizeof(test_case), "skewed, 64 KiB boundary");
+	fake_dma_init(&fd, 0x20000000);
+	fd.skew = PAGE;
+	CHECK_EQ(upool_init(&pool, &fd, 4096, 0, 65536, 0, false), 0);
+	CHECK_EQ(upool_fill(&pool, 100), 0);
+	CHECK_EQ(pool.core.slabs_by_order[5], 0);
+	CHECK_EQ(pool.core.slabs_by_order[4], 0);
+	CHECK(pool.acquire.rejected > 0);
 	check_no_leak(&pool, &fd);
 }
 

@@ -193,10 +193,89 @@ static void test_slab_fits(void **state)
 	CHECK(!chainpool_plan_slab_fits(&plan, 5, buf, 0xfffffffffffff000ULL));
 	CHECK(chainpool_plan_slab_fits(&plan, 0, buf, 0xfffff000ULL));
 
-	/* Page-sized blocks rely on the whole slab being aligned. */
+	/*
+	 * Page-sized blocks fill one segment, the whole slab: page
+	 * alignment is all they need, not natural alignment.
+	 */
 	plan = make_plan(4096, 4096, 0, 0);
-	CHECK(!chainpool_plan_slab_fits(&plan, 5, buf, 0x12345000ULL));
+	CHECK_EQ(chainpool_plan_segment(&plan, 5), 32 * PAGE);
+	CHECK(chainpool_plan_slab_fits(&plan, 5, buf, 0x12345000ULL));
 	CHECK(chainpool_plan_slab_fits(&plan, 5, buf, 0x12340000ULL));
+	CHECK(!chainpool_plan_slab_fits(&plan, 5, buf, 0x12345800ULL));
+	CHECK(!chainpool_plan_slab_fits(&plan, 5, buf, 0xffff1000ULL));
+
+	/* A larger alignment is still required. */
+	plan = make_plan(8192, 8192, 0, 0);
+	CHECK(!chainpool_plan_slab_fits(&plan, 4, buf, 0x12345000ULL));
+	CHECK(chainpool_plan_slab_fits(&plan, 4, buf, 0x12346000ULL));
+
+	/*
+	 * The mpt3sas reply pool (about 1.3 MB in one block): one slab of
+	 * whole pages, at a page-aligned address that CMA may hand out
+	 * (1 MiB aligned, not 2 MiB).
+	 */
+	plan = make_plan(1310720 + 512, 4, 0, 0);
+	CHECK_EQ(chainpool_plan_slab_bytes(&plan, plan.min_order),
+		 1310720 + PAGE);
+	CHECK_EQ(plan.max_order, plan.min_order);
+	CHECK(chainpool_plan_slab_fits(&plan, plan.min_order, buf,
+				       0x12300000ULL));
+	CHECK(chainpool_plan_slab_fits(&plan, plan.min_order, buf,
+				       0x12345000ULL));
+	CHECK(!chainpool_plan_slab_fits(&plan, plan.min_order, buf,
+					0xfff00000ULL));
+
+	/* A boundary line may not fall inside a one-segment slab. */
+	plan = make_plan(9000, 0, 16384, 0);
+	CHECK_EQ(chainpool_plan_slab_bytes(&plan, plan.min_order), 3 * PAGE);
+	CHECK(chainpool_plan_slab_fits(&plan, plan.min_order, buf,
+				       0x12344000ULL));
+	CHECK(chainpool_plan_slab_fits(&plan, plan.min_order, buf,
+				       0x12345000ULL));
+	CHECK(!chainpool_plan_slab_fits(&plan, plan.min_order, buf,
+					0x12346000ULL));
+}
+
+/* Blocks larger than a page take whole pages, not a power of two. */
+static void test_large_blocks(void **state)
+{
+	struct chainpool_plan plan;
+	u32 index;
+
+	(void)state;
+	/* A 2.5 MB RDPQ chunk: 640 pages, one block, order of 4 MiB. */
+	plan = make_plan(2621440, 16, 0, 0);
+	CHECK_EQ(plan.min_order, 10);
+	CHECK_EQ(plan.max_order, 10);
+	CHECK_EQ(chainpool_plan_slab_bytes(&plan, 10), 2621440);
+	CHECK_EQ(chainpool_plan_segment(&plan, 10), 2621440);
+	CHECK_EQ(chainpool_plan_blocks_per_slab(&plan, 10), 1);
+	CHECK_EQ(chainpool_plan_order_for(&plan, 1), 10);
+	CHECK_EQ(chainpool_plan_offset_to_index(&plan, 10, 0, &index), 0);
+	CHECK_EQ(index, 0);
+	CHECK_EQ(chainpool_plan_offset_to_index(&plan, 10, 16, &index),
+		 -EINVAL);
+
+	/* 12 KiB blocks: a 12 KiB smallest slab, larger ones hold more. */
+	plan = make_plan(12288, 0, 0, 0);
+	CHECK_EQ(plan.min_order, 2);
+	CHECK_EQ(plan.max_order, 5);
+	CHECK_EQ(chainpool_plan_slab_bytes(&plan, 2), 12288);
+	CHECK_EQ(chainpool_plan_slab_bytes(&plan, 3), 32768);
+	CHECK_EQ(chainpool_plan_blocks_per_slab(&plan, 2), 1);
+	CHECK_EQ(chainpool_plan_blocks_per_slab(&plan, 3), 2);
+	CHECK_EQ(chainpool_plan_blocks_per_slab(&plan, 5), 10);
+	CHECK_EQ(chainpool_plan_offset_to_index(&plan, 5, 9 * 12288, &index),
+		 0);
+	CHECK_EQ(index, 9);
+	CHECK_EQ(chainpool_plan_offset_to_index(&plan, 5, 10 * 12288,
+						&index), -EINVAL);
+
+	/* A cap below one block still allows the one-block slab. */
+	plan = make_plan(12288, 0, 0, 8192);
+	CHECK_EQ(plan.max_order, plan.min_order);
+	plan = make_plan(128, 0, 0, 1024);
+	CHECK_EQ(plan.max_order, 0);
 }
 
 static void test_fault_hit(void **state)
@@ -222,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_order_for),
 		cmocka_unit_test(test_index_roundtrip),
 		cmocka_unit_test(test_slab_fits),
+		cmocka_unit_test(test_large_blocks),
 		cmocka_unit_test(test_fault_hit),
 	};
 
