@@ -140,15 +140,19 @@ static void chainpool_publish_lookup(struct chainpool *pool, gfp_t gfp)
 	spin_lock_irqsave(&pool->lock, flags);
 	*snap = pool->core;
 	/* The copy points at fresh storage; @core keeps its own. */
-	if (pool->core.nr_slabs != n ||
+	if (pool->lookup || pool->core.nr_slabs != n ||
 	    chainpool_core_replace_table(snap, storage, n, &unused)) {
 		spin_unlock_irqrestore(&pool->lock, flags);
 		goto out_free;
 	}
+	/*
+	 * Published under the lock that adds slabs: a slab added later sees
+	 * @lookup set and marks the pool grown (chainpool_add_slab_locked()).
+	 * Release: readers see the table before the pointer.
+	 */
+	smp_store_release(&pool->lookup, snap);
 	spin_unlock_irqrestore(&pool->lock, flags);
-	/* Full barrier: readers see the table before the pointer; one wins. */
-	if (!cmpxchg(&pool->lookup, NULL, snap))
-		return;
+	return;
 out_free:
 	kfree(storage);
 	kfree(snap);
@@ -338,9 +342,6 @@ static int chainpool_add_slab_locked(struct chainpool *pool,
 	u32 new_max = 0;
 	int ret;
 
-	/* Blocks of this slab are not in the lock-free lookup table. */
-	if (pool->lookup)
-		WRITE_ONCE(pool->grown_since_lookup, true);
 	while ((ret = chainpool_core_add_slab(&pool->core, slab)) == -ENOSPC) {
 		if (new_table && new_max > pool->core.nr_slabs) {
 			chainpool_core_replace_table(&pool->core, new_table,
@@ -359,6 +360,14 @@ static int chainpool_add_slab_locked(struct chainpool *pool,
 			break;
 		}
 	}
+	/*
+	 * Blocks of this slab are not in the lock-free lookup table.  Tested
+	 * after the add, under the lock that publishes the table (the lock
+	 * may have been dropped above): either the table holds the slab or
+	 * the pool is marked grown.
+	 */
+	if (!ret && pool->lookup)
+		WRITE_ONCE(pool->grown_since_lookup, true);
 	if (new_table || old_table) {
 		spin_unlock_irqrestore(&pool->lock, *flags);
 		kfree(new_table);
