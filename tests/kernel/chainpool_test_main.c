@@ -13,16 +13,18 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
-
 #include "chainpool.h"
 #include "cp_dmapool.h"
 
@@ -458,6 +460,104 @@ static void cpt_test_lookup(void)
 	chainpool_destroy(pool);
 }
 
+/*
+ * Slabs added after the lock-free lookup table was published (a pool that
+ * grows after its first fill) are found all the same, as are the first.
+ */
+static void cpt_test_lookup_growth(void)
+{
+	const unsigned int first = 100, n = 3000;
+	struct chainpool_stats st;
+	struct cpt_block *blocks;
+	struct chainpool *pool;
+	unsigned int got, i;
+
+	blocks = vmalloc(n * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = cpt_create(128, 16, 0, PAGE_SIZE, false, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	CPT_CHECK(chainpool_fill(pool, first, GFP_KERNEL) == 0);
+	got = cpt_alloc_n(pool, blocks, n);
+	CPT_CHECK(got == n);
+	chainpool_get_stats(pool, &st);
+	/* The table was published by the fill, before the pool grew. */
+	CPT_CHECK(st.lookup_slabs && st.lookup_slabs < st.nr_slabs);
+	for (i = 0; i < got; i++)
+		if (!CPT_CHECK(chainpool_dma_to_virt(pool, blocks[i].dma) ==
+			       blocks[i].cpu))
+			break;
+	cpt_check_blocks(pool, blocks, got);
+	cpt_free_n(pool, blocks, got);
+	chainpool_destroy(pool);
+out:
+	vfree(blocks);
+}
+
+/*
+ * The driver's single-block pools (reply pool, RDPQ chunks): one block of
+ * whole pages, not rounded up to a power of two, taken wherever the DMA
+ * allocator puts it.  With CMA on, allocations beyond CONFIG_CMA_ALIGNMENT
+ * (1 MiB) are not naturally aligned: 1 MiB spacers shift the block off a
+ * 2 MiB line, which chainpool once refused.
+ */
+static void cpt_test_large_blocks(void)
+{
+	static const size_t sizes[] = { 1310720 + 512, 2621440 };
+	const size_t spacer = SZ_1M;
+	dma_addr_t spacer_dma[4];
+	void *spacer_cpu[4];
+	unsigned int i, s, try, nr_spacers = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t natural = roundup_pow_of_two(sizes[i]);
+		struct chainpool_stats st;
+		struct chainpool *pool;
+		struct cpt_block b;
+
+		for (try = 0; ; try++) {
+			pool = cpt_create(sizes[i], 16, 0, 0, false, 0);
+			if (!CPT_CHECK(pool))
+				goto out;
+			b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
+			if (!CPT_CHECK(b.cpu)) {
+				chainpool_destroy(pool);
+				goto out;
+			}
+			/* Off its natural alignment, or spacers do not move it. */
+			if ((b.dma & (natural - 1)) ||
+			    try == ARRAY_SIZE(spacer_cpu))
+				break;
+			chainpool_free(pool, b.cpu, b.dma);
+			chainpool_destroy(pool);
+			if (nr_spacers == ARRAY_SIZE(spacer_cpu))
+				continue;
+			spacer_cpu[nr_spacers] =
+				dma_alloc_coherent(cpt_dev, spacer,
+						   &spacer_dma[nr_spacers],
+						   GFP_KERNEL);
+			if (spacer_cpu[nr_spacers])
+				nr_spacers++;
+		}
+		chainpool_get_stats(pool, &st);
+		pr_info("# large block: %zu B at dma %pad, %s, %u spacers\n",
+			sizes[i], &b.dma,
+			b.dma & (natural - 1) ? "not naturally aligned" :
+						"naturally aligned",
+			nr_spacers);
+		CPT_CHECK(st.nr_slabs == 1);
+		CPT_CHECK(st.dma_bytes == PAGE_ALIGN(sizes[i]));
+		CPT_CHECK(cpt_check_blocks(pool, &b, 1));
+		memset(b.cpu, 0x5a, sizes[i]);
+		chainpool_free(pool, b.cpu, b.dma);
+		chainpool_destroy(pool);
+	}
+out:
+	for (s = 0; s < nr_spacers; s++)
+		dma_free_coherent(cpt_dev, spacer, spacer_cpu[s], spacer_dma[s]);
+}
+
 /* Failing the kth slab allocation fails the fill cleanly, for every k. */
 static void cpt_test_fault_injection(void)
 {
@@ -818,6 +918,8 @@ static const struct {
 	{ "bulk_debug_release", cpt_test_bulk_debug_release },
 	{ "shapes", cpt_test_shapes },
 	{ "lookup", cpt_test_lookup },
+	{ "lookup_growth", cpt_test_lookup_growth },
+	{ "large_blocks", cpt_test_large_blocks },
 	{ "fault_injection", cpt_test_fault_injection },
 	{ "page_slabs", cpt_test_page_slabs },
 	{ "zalloc", cpt_test_zalloc },
