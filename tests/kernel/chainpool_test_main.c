@@ -160,6 +160,25 @@ static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
 	return true;
 }
 
+/*
+ * Where the blocks lie: lowest and highest DMA address (0x%llx, so no
+ * leading zeros: a highest address of more than 8 digits is above 4 GiB,
+ * which the mem5g guest checks with dma_bits=64) and how many are above.
+ */
+static void cpt_log_dma_range(const struct cpt_block *blocks, unsigned int n)
+{
+	u64 lo = U64_MAX, hi = 0;
+	unsigned int i, above = 0;
+
+	for (i = 0; i < n; i++) {
+		lo = min_t(u64, lo, blocks[i].dma);
+		hi = max_t(u64, hi, blocks[i].dma);
+		above += blocks[i].dma >= CPT_SZ_4G;
+	}
+	pr_info("# dma range: 0x%llx..0x%llx, %u of %u blocks above 4 GiB, mask 0x%llx\n",
+		lo, hi, above, n, (u64)dma_get_mask(cpt_dev));
+}
+
 static struct chainpool *cpt_create(size_t size, size_t align,
 				    size_t boundary, u64 slab_bytes,
 				    bool debug, u32 fail_slab)
@@ -227,6 +246,7 @@ static void cpt_test_chain_pool(void)
 	if (CPT_CHECK(got == CPT_CHAIN_BLOCKS)) {
 		CPT_CHECK(st.blocks_in_use == CPT_CHAIN_BLOCKS);
 		CPT_CHECK(st.blocks_total >= CPT_CHAIN_BLOCKS);
+		cpt_log_dma_range(blocks, got);
 		cpt_check_blocks(pool, blocks, got);
 	}
 
