@@ -70,7 +70,7 @@ for c in $checks; do
 	compat-fallbacks) run "$c" tests/compat/old-kernel-fallbacks.sh ;;
 	static) run "$c" tests/static.sh ;;
 	matrix) run "$c" tests/matrix.sh ;;
-	# the modules matrix built, for every series, plain and with an IOMMU
+	# the modules matrix built, for every series: plain, with an IOMMU, 2 CPUs, 5 GiB
 	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
 	# the harness goes red on a KTAP "not ok" and on a kernel warning
 	vmtest-detects-faults) run "$c" tests/vm-detects-faults.sh ;;

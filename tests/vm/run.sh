@@ -8,8 +8,8 @@
 #
 # Environment:
 #   KERNELS            series to test (default: "5.10 6.1 6.12 sid")
-#   VMTEST_SETUPS      default "plain iommu"; also smp2 (2 CPUs) and mem5g
-#                      (5 GiB of RAM); see vm_boot in lib.sh
+#   VMTEST_SETUPS      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
+#                      5 GiB of RAM; see vm_boot in lib.sh)
 #   BUILD_MODULES_CMD  command run as: CMD SERIES KVER KDIR OUTDIR; must put
 #                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
 #                      and MODDIR are exported for it)
@@ -37,7 +37,7 @@ LOG_TAG=vmtest
 . "$(dirname "$0")/lib.sh"
 
 KERNELS=${KERNELS:-$ALL_SERIES}
-VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu}
+VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu smp2 mem5g}
 VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
 VMTEST_MEM=${VMTEST_MEM:-1G}
 VMTEST_APPEND=${VMTEST_APPEND:-}
