@@ -22,6 +22,8 @@
 #                        minutes; tests/reliability/README.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on
 #                        6.1, 6.12 and sid (about 12 minutes; build/bench/)
+#   make bench-core      time the allocator core natively, per block
+#                        (seconds; build/bench-core/)
 #   make qemu            Debian 12's QEMU with our emulated SAS3008 HBA
 #                        (tests/hba/, into build/qemu/; cached)
 #   make hbatest         mpt3sas.ko on the emulated HBA in QEMU: attach,
@@ -92,6 +94,11 @@ reliability: tree | deps-check
 bench: | deps-check
 	bench/run.sh
 
+# Native, in seconds; make check runs its checks with small N (bench-core).
+# BENCH_CORE_N=n,n,... and BENCH_CORE_RUNS= narrow it.
+bench-core: | deps-modules
+	$(MAKE) -C bench/core run
+
 # Not part of make check (yet).  KERNELS= picks series.
 qemu: | deps-check
 	tests/hba/qemu.sh
@@ -113,7 +120,7 @@ repin:
 	rm -f $(UPSTREAM_DIR)/.verified
 
 clean:
-	rm -rf $(TREE) $(OBJ_ROOT) $(BUILD)/check
+	rm -rf $(TREE) $(OBJ_ROOT) $(BUILD)/check $(BUILD)/bench-core
 	-$(MAKE) -C tests/unit clean
 
 distclean:
@@ -122,5 +129,5 @@ distclean:
 include packaging/packaging.mk
 
 .PHONY: all deps deps-modules deps-packages deps-check upstream tree modules \
-	unit matrix vmtest static reliability bench check check-debug repin \
-	clean distclean qemu hbatest hbatest-reduced
+	unit matrix vmtest static reliability bench bench-core check check-debug \
+	repin clean distclean qemu hbatest hbatest-reduced

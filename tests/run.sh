@@ -20,8 +20,8 @@ mkdir -p "$logdir"
 # Cheap and basic first.  The package tests install into throwaway roots
 # (tests/packaging/root.sh), never on this machine: host-unchanged, last,
 # proves it against the state saved before the first suite.
-all_checks="no-upstream-tracked upstream-lock build-6.1 unit compat-probes
-	compat-fallbacks static matrix vmtest vmtest-detects-faults
+all_checks="no-upstream-tracked upstream-lock build-6.1 unit bench-core
+	compat-probes compat-fallbacks static matrix vmtest vmtest-detects-faults
 	reliability reliability-detects-faults debug-kernel bench bench-tool
 	pkg-dist pkg-rpm pkg-interrupted pkg-deb-install pkg-initrd-boot
 	pkg-deb-upgrade pkg-deb-autopkgtest pkg-deb-range host-unchanged"
@@ -63,12 +63,14 @@ for c in $checks; do
 	upstream-lock) run "$c" tests/upstream-lock.sh ;;
 	build-6.1) run "$c" tests/build-6.1.sh ;;
 	unit) run "$c" make -C tests/unit check ;;
+	# bench_core's own checks (counts, every lookup) with small N; no time judged
+	bench-core) run "$c" make -C bench/core check ;;
 	compat-probes) run "$c" make -C tests/compat check KDIR="$(kdir_6_1)" ;;
 	# the 4.15 fallbacks: 5.10 and 6.1 built with every post-4.15 probe forced false
 	compat-fallbacks) run "$c" tests/compat/old-kernel-fallbacks.sh ;;
 	static) run "$c" tests/static.sh ;;
 	matrix) run "$c" tests/matrix.sh ;;
-	# the modules matrix built, for every series, plain and with an IOMMU
+	# the modules matrix built, for every series: plain, with an IOMMU, 2 CPUs, 5 GiB
 	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
 	# the harness goes red on a KTAP "not ok" and on a kernel warning
 	vmtest-detects-faults) run "$c" tests/vm-detects-faults.sh ;;

@@ -8,10 +8,14 @@
  * it.  The device is the first PCI device matching pci_id (QEMU's edu
  * device by default), else a platform device registered for the run.
  */
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -160,6 +164,25 @@ static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
 	return true;
 }
 
+/*
+ * Where the blocks lie: lowest and highest DMA address (0x%llx, so no
+ * leading zeros: a highest address of more than 8 digits is above 4 GiB,
+ * which the mem5g guest checks with dma_bits=64) and how many are above.
+ */
+static void cpt_log_dma_range(const struct cpt_block *blocks, unsigned int n)
+{
+	u64 lo = U64_MAX, hi = 0;
+	unsigned int i, above = 0;
+
+	for (i = 0; i < n; i++) {
+		lo = min_t(u64, lo, blocks[i].dma);
+		hi = max_t(u64, hi, blocks[i].dma);
+		above += blocks[i].dma >= CPT_SZ_4G;
+	}
+	pr_info("# dma range: 0x%llx..0x%llx, %u of %u blocks above 4 GiB, mask 0x%llx\n",
+		lo, hi, above, n, (u64)dma_get_mask(cpt_dev));
+}
+
 static struct chainpool *cpt_create(size_t size, size_t align,
 				    size_t boundary, u64 slab_bytes,
 				    bool debug, u32 fail_slab)
@@ -227,6 +250,7 @@ static void cpt_test_chain_pool(void)
 	if (CPT_CHECK(got == CPT_CHAIN_BLOCKS)) {
 		CPT_CHECK(st.blocks_in_use == CPT_CHAIN_BLOCKS);
 		CPT_CHECK(st.blocks_total >= CPT_CHAIN_BLOCKS);
+		cpt_log_dma_range(blocks, got);
 		cpt_check_blocks(pool, blocks, got);
 	}
 
@@ -493,6 +517,361 @@ static void cpt_test_lookup_growth(void)
 	chainpool_destroy(pool);
 out:
 	vfree(blocks);
+}
+
+/*
+ * Concurrency: one worker per online CPU (up to CPT_CONC_MAX_WORKERS)
+ * allocates and frees blocks of one shared pool, some with GFP_ATOMIC and
+ * interrupts off, while a reader thread keeps looking up the blocks it
+ * holds.  The pool starts with a small fill, which publishes the lock-free
+ * lookup table, and grows through the run: workers hold more blocks as
+ * they go and the reader takes blocks as the run progresses, so its
+ * lookups cover slabs added after the table and race their addition.
+ * Every block carries its holder's tag: a block handed to two holders at
+ * once, or looked up at a wrong address, fails the test.
+ */
+#define CPT_CONC_MAX_WORKERS	4U
+#define CPT_CONC_ITERS		16384U
+/* A worker sleeps a tick this often: with one CPU, the reader runs then. */
+#define CPT_CONC_SLEEP_EVERY	512U
+#define CPT_CONC_HOLD		256U
+/* Blocks a worker takes or gives back at once, at most. */
+#define CPT_CONC_BURST		8U
+#define CPT_CONC_READER_HOLD	256U
+#define CPT_CONC_FIRST_FILL	64U
+#define CPT_CONC_READER_ID	0xffffU
+
+struct cpt_conc;
+
+struct cpt_conc_thread {
+	struct cpt_conc *conc;
+	struct task_struct *task;
+	struct completion done;
+	unsigned int id;
+	struct cpt_block held[CPT_CONC_HOLD];
+	unsigned int nr_held;
+	unsigned int allocs;
+	unsigned int atomic_allocs;
+	unsigned int atomic_fails;
+	unsigned int fails;
+	unsigned int frees;
+	unsigned int lookups;
+	unsigned int lookup_bad;
+	unsigned int tag_bad;
+};
+
+struct cpt_conc {
+	struct chainpool *pool;
+	atomic_t workers_left;
+	atomic_t progress;
+	unsigned int nr_workers;
+	unsigned int reader_rounds;
+	unsigned int reader_saw_growth;
+	struct cpt_conc_thread reader;
+	struct cpt_conc_thread workers[CPT_CONC_MAX_WORKERS];
+};
+
+/* What a holder writes into the first and last 8 bytes of its block. */
+static u64 cpt_conc_tag(unsigned int id, dma_addr_t dma)
+{
+	return (u64)id << 48 ^ (u64)dma;
+}
+
+static void cpt_conc_mark(struct cpt_conc_thread *t, struct cpt_block *b)
+{
+	u64 tag = cpt_conc_tag(t->id, b->dma);
+
+	memcpy(b->cpu, &tag, sizeof(tag));
+	memcpy((u8 *)b->cpu + CPT_CHAIN_SIZE - sizeof(tag), &tag, sizeof(tag));
+}
+
+/* The block still carries our tag and is found at its address. */
+static void cpt_conc_verify(struct cpt_conc_thread *t,
+			    const struct cpt_block *b)
+{
+	u64 tag = cpt_conc_tag(t->id, b->dma), head, tail;
+
+	memcpy(&head, b->cpu, sizeof(head));
+	memcpy(&tail, (u8 *)b->cpu + CPT_CHAIN_SIZE - sizeof(tail),
+	       sizeof(tail));
+	if (head != tag || tail != tag)
+		t->tag_bad++;
+	if (chainpool_dma_to_virt(t->conc->pool, b->dma) != b->cpu)
+		t->lookup_bad++;
+	t->lookups++;
+}
+
+/*
+ * Take up to @nr blocks back to back, then tag and check them, so that
+ * the allocations of concurrent workers overlap as much as they can.
+ * With @atomic: GFP_ATOMIC, interrupts off.  Returns the blocks taken.
+ */
+static unsigned int cpt_conc_take(struct cpt_conc_thread *t, unsigned int nr,
+				  bool atomic)
+{
+	unsigned int first = t->nr_held, k;
+	unsigned long flags = 0;
+
+	nr = min(nr, CPT_CONC_HOLD - t->nr_held);
+	if (atomic)
+		local_irq_save(flags);
+	for (k = 0; k < nr; k++) {
+		struct cpt_block *b = &t->held[t->nr_held];
+
+		b->cpu = chainpool_alloc(t->conc->pool,
+					 atomic ? GFP_ATOMIC : GFP_KERNEL,
+					 &b->dma);
+		t->allocs++;
+		t->atomic_allocs += atomic;
+		if (!b->cpu) {
+			/* GFP_ATOMIC may fail under memory pressure */
+			if (atomic)
+				t->atomic_fails++;
+			else
+				t->fails++;
+			break;
+		}
+		t->nr_held++;
+	}
+	if (atomic)
+		local_irq_restore(flags);
+	for (k = first; k < t->nr_held; k++) {
+		cpt_conc_mark(t, &t->held[k]);
+		cpt_conc_verify(t, &t->held[k]);
+	}
+	return t->nr_held - first;
+}
+
+/*
+ * Give back up to @nr held blocks, picked by @rnd: each checked, then all
+ * freed back to back (interrupts off when @atomic).
+ */
+static void cpt_conc_give(struct cpt_conc_thread *t, unsigned int nr,
+			  u32 rnd, bool atomic)
+{
+	struct cpt_block out[CPT_CONC_BURST];
+	unsigned long flags = 0;
+	unsigned int k;
+
+	nr = min3(nr, t->nr_held, CPT_CONC_BURST);
+	for (k = 0; k < nr; k++) {
+		unsigned int i = (rnd >> 8) % t->nr_held;
+
+		rnd = rnd * 1664525U + 1013904223U;
+		out[k] = t->held[i];
+		cpt_conc_verify(t, &out[k]);
+		t->held[i] = t->held[--t->nr_held];
+	}
+	if (atomic)
+		local_irq_save(flags);
+	for (k = 0; k < nr; k++)
+		chainpool_free(t->conc->pool, out[k].cpu, out[k].dma);
+	if (atomic)
+		local_irq_restore(flags);
+	t->frees += nr;
+}
+
+/* Sleep until kthread_stop(): the thread's results stay readable. */
+static void cpt_conc_wait_stop(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static int cpt_conc_worker(void *arg)
+{
+	struct cpt_conc_thread *t = arg;
+	u32 rnd = 2654435761U * (t->id + 1);
+	unsigned int it;
+
+	for (it = 0; it < CPT_CONC_ITERS; it++) {
+		/* Hold more blocks as the run goes on: the pool keeps growing. */
+		unsigned int target = 4 + (CPT_CONC_HOLD - 4) * it /
+					  CPT_CONC_ITERS;
+		unsigned int burst;
+		bool take;
+
+		rnd = rnd * 1664525U + 1013904223U;
+		burst = 1 + (rnd >> 12) % CPT_CONC_BURST;
+		take = !t->nr_held ||
+		       (t->nr_held < target && (rnd >> 24) % 4 != 0);
+		/* A quarter of the bursts with GFP_ATOMIC, interrupts off. */
+		if (take)
+			cpt_conc_take(t, burst, !((rnd >> 16) % 4));
+		else
+			cpt_conc_give(t, burst, rnd, (rnd >> 20) & 1);
+		atomic_inc(&t->conc->progress);
+		if (!((it + 1) % CPT_CONC_SLEEP_EVERY))
+			schedule_timeout_uninterruptible(1);
+		else if (!(it % 64))
+			cond_resched();
+	}
+	while (t->nr_held)
+		cpt_conc_give(t, CPT_CONC_BURST, 0, false);
+	atomic_dec(&t->conc->workers_left);
+	complete(&t->done);
+	cpt_conc_wait_stop();
+	return 0;
+}
+
+/*
+ * Looks up every block it holds, round after round, while any worker
+ * runs; takes blocks in step with the workers' progress, so that they
+ * come from slabs all through the pool's growth.  Counts the rounds after
+ * which the pool had more slabs than before: growth it raced.
+ */
+static int cpt_conc_reader(void *arg)
+{
+	struct cpt_conc_thread *t = arg;
+	struct cpt_conc *c = t->conc;
+	unsigned int total = CPT_CONC_ITERS * c->nr_workers, i;
+	struct chainpool_stats st;
+	u32 last_slabs = 0;
+
+	while (atomic_read(&c->workers_left)) {
+		unsigned int want = 1 + (u64)CPT_CONC_READER_HOLD *
+					atomic_read(&c->progress) / total;
+
+		while (t->nr_held < min(want, CPT_CONC_READER_HOLD) &&
+		       cpt_conc_take(t, 1, false))
+			;
+		for (i = 0; i < t->nr_held; i++)
+			cpt_conc_verify(t, &t->held[i]);
+		chainpool_get_stats(c->pool, &st);
+		if (last_slabs && st.nr_slabs > last_slabs)
+			c->reader_saw_growth++;
+		last_slabs = st.nr_slabs;
+		c->reader_rounds++;
+		cond_resched();
+	}
+	complete(&t->done);
+	cpt_conc_wait_stop();
+	return 0;
+}
+
+static void cpt_test_concurrency(void)
+{
+	unsigned int filled_slabs, lookup_slabs, i, n = 0, cpu, sum_allocs = 0;
+	unsigned int sum_frees = 0, sum_atomic = 0, sum_atomic_fails = 0;
+	unsigned int sum_lookups = 0, per_slab = PAGE_SIZE / CPT_CHAIN_SIZE;
+	struct chainpool_stats st;
+	struct cpt_conc *c;
+	bool ok;
+	u64 t0;
+
+	c = vzalloc(sizeof(*c));
+	if (!CPT_CHECK(c))
+		return;
+	c->pool = cpt_create(CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE, false, 0);
+	if (!CPT_CHECK(c->pool))
+		goto out;
+	CPT_CHECK(chainpool_fill(c->pool, CPT_CONC_FIRST_FILL, GFP_KERNEL) == 0);
+	chainpool_get_stats(c->pool, &st);
+	filled_slabs = st.nr_slabs;
+	CPT_CHECK(st.lookup_slabs == filled_slabs);
+
+	/* Create every thread first, start them only when all exist. */
+	ok = true;
+	for_each_online_cpu(cpu) {
+		struct cpt_conc_thread *t;
+
+		if (n == CPT_CONC_MAX_WORKERS)
+			break;
+		t = &c->workers[n];
+		t->conc = c;
+		t->id = n;
+		init_completion(&t->done);
+		t->task = kthread_create(cpt_conc_worker, t, "cpt_conc/%u", cpu);
+		ok = CPT_CHECK(!IS_ERR(t->task));
+		if (!ok)
+			break;
+		kthread_bind(t->task, cpu);
+		n++;
+	}
+	c->nr_workers = n;
+	atomic_set(&c->workers_left, n);
+	c->reader.conc = c;
+	c->reader.id = CPT_CONC_READER_ID;
+	init_completion(&c->reader.done);
+	c->reader.task = kthread_create(cpt_conc_reader, &c->reader,
+					"cpt_conc_reader");
+	if (!ok || !CPT_CHECK(n) || !CPT_CHECK(!IS_ERR(c->reader.task))) {
+		/* Never woken: kthread_stop() makes them exit unrun. */
+		for (i = 0; i < n; i++)
+			kthread_stop(c->workers[i].task);
+		if (!IS_ERR(c->reader.task))
+			kthread_stop(c->reader.task);
+		chainpool_destroy(c->pool);
+		goto out;
+	}
+
+	t0 = ktime_get_ns();
+	wake_up_process(c->reader.task);
+	for (i = 0; i < n; i++)
+		wake_up_process(c->workers[i].task);
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&c->workers[i].done);
+		kthread_stop(c->workers[i].task);
+	}
+	wait_for_completion(&c->reader.done);
+	kthread_stop(c->reader.task);
+	t0 = ktime_get_ns() - t0;
+
+	for (i = 0; i < n; i++) {
+		struct cpt_conc_thread *t = &c->workers[i];
+
+		sum_allocs += t->allocs;
+		sum_frees += t->frees;
+		sum_atomic += t->atomic_allocs;
+		sum_atomic_fails += t->atomic_fails;
+		sum_lookups += t->lookups;
+		CPT_CHECK(t->fails == 0);
+		CPT_CHECK(t->lookup_bad == 0);
+		CPT_CHECK(t->tag_bad == 0);
+		CPT_CHECK(t->allocs == t->frees + t->fails + t->atomic_fails);
+		CPT_CHECK(t->atomic_allocs > 0);
+	}
+	CPT_CHECK(c->reader.fails == 0);
+	CPT_CHECK(c->reader.lookup_bad == 0);
+	CPT_CHECK(c->reader.tag_bad == 0);
+	/* The reader ran alongside the workers and saw the pool grow. */
+	CPT_CHECK(c->reader_rounds >= 2);
+	CPT_CHECK(c->reader_saw_growth > 0);
+
+	/* Only the reader's blocks are left in use. */
+	chainpool_get_stats(c->pool, &st);
+	lookup_slabs = st.lookup_slabs;
+	CPT_CHECK(st.blocks_in_use == c->reader.nr_held);
+	pr_info("# concurrency: %u threads (+1 reader), %u allocs (%u atomic, %u failed), %u frees, %u lookups; reader: %u blocks, %u rounds, %u lookups, saw %u growths; %u slabs: %u filled, %u in the lookup table; %llu us\n",
+		n, sum_allocs, sum_atomic, sum_atomic_fails, sum_frees,
+		sum_lookups, c->reader.nr_held, c->reader_rounds,
+		c->reader.lookups, c->reader_saw_growth, st.nr_slabs,
+		filled_slabs, lookup_slabs, div_u64(t0, 1000));
+	/* The reader's blocks, after the workers' churn and the growth. */
+	for (i = 0; i < c->reader.nr_held; i++)
+		cpt_conc_verify(&c->reader, &c->reader.held[i]);
+	CPT_CHECK(c->reader.lookup_bad == 0);
+	CPT_CHECK(c->reader.tag_bad == 0);
+	while (c->reader.nr_held)
+		cpt_conc_give(&c->reader, CPT_CONC_BURST, 0, false);
+	CPT_CHECK(c->reader.allocs == c->reader.frees + c->reader.fails);
+
+	chainpool_get_stats(c->pool, &st);
+	CPT_CHECK(st.blocks_in_use == 0);
+	/* It grew during the run, past the published table. */
+	CPT_CHECK(st.nr_slabs > filled_slabs);
+	CPT_CHECK(st.lookup_slabs == filled_slabs);
+	CPT_CHECK(st.slabs_by_order[0] == st.nr_slabs);
+	CPT_CHECK(st.blocks_total == (u64)st.nr_slabs * per_slab);
+	CPT_CHECK(st.dma_bytes == (u64)st.nr_slabs * PAGE_SIZE);
+	CPT_CHECK(st.injected == 0);
+	chainpool_destroy(c->pool);
+out:
+	vfree(c);
 }
 
 /*
@@ -919,6 +1298,7 @@ static const struct {
 	{ "shapes", cpt_test_shapes },
 	{ "lookup", cpt_test_lookup },
 	{ "lookup_growth", cpt_test_lookup_growth },
+	{ "concurrency", cpt_test_concurrency },
 	{ "large_blocks", cpt_test_large_blocks },
 	{ "fault_injection", cpt_test_fault_injection },
 	{ "page_slabs", cpt_test_page_slabs },

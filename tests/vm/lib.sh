@@ -143,8 +143,13 @@ vm_initramfs() {
 # vm_boot SERIES SETUP INITRD LOG: run the guest; returns qemu's/timeout's rc.
 # VMTEST_QEMU is the QEMU binary (default: the host's), VMTEST_QEMU_ARGS
 # further options (a word list: tests/hba adds its HBA and disks).
+# Setups: plain; iommu (an emulated Intel IOMMU, DMA through iommu-dma);
+# smp2 (two CPUs, so the in-kernel concurrency test runs two workers);
+# mem5g (5 GiB of RAM, 3 of them above 4 GiB, for 64-bit DMA masks).
+# Each has one CPU and VMTEST_MEM of RAM unless it says otherwise.
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
+	local cpus=1 mem=$VMTEST_MEM
 	local -a iommu=()
 	# no_timer_check: the IO-APIC timer probe can miss under TCG on a busy host
 	# and then panics ("timer doesn't work through Interrupt-remapped IO-APIC")
@@ -157,11 +162,14 @@ vm_boot() {
 		iommu=(-device intel-iommu,intremap=on)
 		append="$append intel_iommu=on iommu.passthrough=0"
 		;;
-	*) die "unknown setup '$setup' (plain, iommu)" ;;
+	smp2) machine=q35 cpus=2 ;;
+	# the guest touches little of it; q35 maps 2 GiB below 4 GiB, 3 above
+	mem5g) machine=q35 mem=5G ;;
+	*) die "unknown setup '$setup' (plain, iommu, smp2, mem5g)" ;;
 	esac
 	# shellcheck disable=SC2086 # VMTEST_QEMU_ARGS is a word list
 	timeout --kill-after=10 "$VMTEST_TIMEOUT" \
-		"${VMTEST_QEMU:-qemu-system-x86_64}" ${VMTEST_QEMU_ARGS:-} -accel tcg -machine "$machine" -m "$VMTEST_MEM" -smp 1 \
+		"${VMTEST_QEMU:-qemu-system-x86_64}" ${VMTEST_QEMU_ARGS:-} -accel tcg -machine "$machine" -m "$mem" -smp "$cpus" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$log" -monitor none \
 		"${iommu[@]}" -device edu \

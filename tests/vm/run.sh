@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/vm/run.sh: boot each Debian kernel in QEMU (TCG) twice, without and
-# with an emulated IOMMU, load the modules under test inside the guest and
-# fail on KTAP "not ok", kernel splats, a missing verdict or a timeout.
+# tests/vm/run.sh: boot each Debian kernel in QEMU (TCG) once per setup
+# (plain, with an emulated IOMMU, ...), load the modules under test inside
+# the guest and fail on KTAP "not ok", kernel splats, a missing verdict or
+# a timeout.
 #
 # Environment:
 #   KERNELS            series to test (default: "5.10 6.1 6.12 sid")
-#   VMTEST_SETUPS      default "plain iommu"
+#   VMTEST_SETUPS      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
+#                      5 GiB of RAM; see vm_boot in lib.sh)
 #   BUILD_MODULES_CMD  command run as: CMD SERIES KVER KDIR OUTDIR; must put
 #                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
 #                      and MODDIR are exported for it)
@@ -35,7 +37,7 @@ LOG_TAG=vmtest
 . "$(dirname "$0")/lib.sh"
 
 KERNELS=${KERNELS:-$ALL_SERIES}
-VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu}
+VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu smp2 mem5g}
 VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
 VMTEST_MEM=${VMTEST_MEM:-1G}
 VMTEST_APPEND=${VMTEST_APPEND:-}
