@@ -633,6 +633,17 @@ static void cp_set_carve(struct chainpool_core *core, u32 slab, u32 next)
 	CP_WRITE_ONCE(core->carve_pos, (u64)slab << 32 | next);
 }
 
+/* The slab the bump cursor carves from next, past used-up ones; or NULL. */
+static struct chainpool_slab *cp_carve_slab(struct chainpool_core *core)
+{
+	while (core->carve_slab < core->nr_slabs &&
+	       core->carve_next == core->slabs[core->carve_slab].nr_blocks)
+		cp_set_carve(core, core->carve_slab + 1, 0);
+	if (core->carve_slab == core->nr_slabs)
+		return NULL;
+	return &core->slabs[core->carve_slab];
+}
+
 /*
  * With debug: may a free link point at @ptr?  Only at the start of a block
  * of this pool that is not in use; anything else is a corrupted link.
@@ -710,13 +721,9 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 		}
 		core->free_head = next;
 	} else {
-		while (core->carve_slab < core->nr_slabs &&
-		       core->carve_next ==
-		       core->slabs[core->carve_slab].nr_blocks)
-			cp_set_carve(core, core->carve_slab + 1, 0);
-		if (core->carve_slab == core->nr_slabs)
+		slab = cp_carve_slab(core);
+		if (!slab)
 			return -ENOMEM;
-		slab = &core->slabs[core->carve_slab];
 		index = core->carve_next;
 		cp_set_carve(core, core->carve_slab, index + 1);
 		block_dma = slab->dma + chainpool_plan_block_offset(&core->plan,
@@ -830,14 +837,10 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 		const struct chainpool_slab *slab;
 		u32 per_segment, segment, take, slot, offset, k;
 
-		while (core->carve_slab < core->nr_slabs &&
-		       core->carve_next ==
-		       core->slabs[core->carve_slab].nr_blocks)
-			cp_set_carve(core, core->carve_slab + 1, 0);
+		slab = cp_carve_slab(core);
 		/* Only a pool whose count a double free broke gets here. */
-		if (core->carve_slab == core->nr_slabs)
+		if (!slab)
 			return -ENOMEM;
-		slab = &core->slabs[core->carve_slab];
 		per_segment = chainpool_plan_blocks_per_segment(plan,
 								slab->order);
 		segment = chainpool_plan_segment(plan, slab->order);
