@@ -127,6 +127,50 @@ def fmt_x(num, den):
     return f"{x:.2f}x"
 
 
+def goals(out, by, n, emit):
+    """chainpool_bulk against the others, and what its create is made of.
+
+    Ratios: other allocator's time / chainpool_bulk's, except the floor
+    columns (chainpool_bulk's create, and the part of it spent getting
+    the slabs, / memset_floor's create).  "slabs" is chainpool's fill_ns:
+    the dma_alloc_coherent() calls, which zero the memory they return;
+    "carve" is the rest of the create: handing the blocks out.
+    """
+    rows = []
+    for series, kernel, iommu in groups(list(by.values())):
+        get = lambda a: by.get((series, iommu, a, n))
+        bulk = get("chainpool_bulk")
+        if not bulk or bulk["kernel"] != kernel:
+            continue
+        pc, dp, fl = get("page_carve"), get("dma_pool"), get("memset_floor")
+        c, d = bulk["create_ns"], bulk.get("destroy_ns")
+        slabs = bulk.get("fill_ns")
+        carve = None if slabs is None else c - slabs
+        floor = fl and fl["create_ns"]
+        rows.append([series, "yes" if iommu else "no",
+                     fmt_x(pc and pc["create_ns"], c),
+                     fmt_x(pc and pc.get("destroy_ns"), d),
+                     fmt_x(dp and dp["create_ns"], c),
+                     fmt_x(dp and dp.get("destroy_ns"), d),
+                     fmt_x(c, floor), fmt_ms(slabs), fmt_ms(carve),
+                     fmt_x(slabs, floor),
+                     str(bulk.get("coherent_allocs", "-"))])
+    if not rows:
+        return
+    out.append("")
+    out.append("chainpool_bulk: other / bulk for page_carve and dma_pool; "
+               "bulk's create, and its slabs part, / memset_floor; "
+               "create = slabs + carve, in ms")
+    out.append("")
+    head = ["kernel", "iommu", "page_carve create", "destroy",
+            "dma_pool create", "destroy", "create / floor", "slabs",
+            "carve", "slabs / floor", "coherent allocs"]
+    widths = [6, 5, 17, 8, 15, 8, 14, 8, 8, 13, 15]
+    emit(head, widths, header=True)
+    for row in rows:
+        emit(row, widths)
+
+
 def table(records, n=None, markdown=False):
     """The ratio table for one N, then total time against N."""
     ns = sorted({r["n"] for r in records})
@@ -170,6 +214,7 @@ def table(records, n=None, markdown=False):
                   fmt_ms(d), fmt_x(d, base and base.get("destroy_ns")),
                   str(r.get("coherent_allocs", "-")),
                   "-" if meta is None else f"{meta / 1024:.1f}"], widths)
+    goals(out, by, n, emit)
     if len(ns) > 1:
         out.append("")
         out.append("Create + destroy (ms) against N; the floor: create only")
