@@ -61,7 +61,7 @@ for f in $own_c; do
 		status=1
 	done < <(checkpatch -f "$f")
 done
-for p in $(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series); do
+while read -r p; do
 	# stdin: checkpatch misreads patch files under a path named patches/
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
@@ -72,10 +72,10 @@ for p in $(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series); do
 		echo "$p: $line"
 		status=1
 	done < <(checkpatch - <"src/mpt3sas/patches/$p")
-done
+done < <(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series)
 
 echo "== sparse (C=2) against Debian 12's 6.1"
-kdir=$(ls -d /lib/modules/6.1.0-*-amd64/build 2>/dev/null | sort -V | tail -n 1)
+kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing" >&2; exit 1; }
 command -v sparse >/dev/null || { echo "sparse is missing: apt-get install sparse" >&2; exit 1; }
 obj=build/check/sparse
@@ -105,7 +105,7 @@ srctree=$top/build/upstream KBUILD_EXTMOD=$top/$cdir MODE=report V=0 \
 # Reports name a file and line; everything else is the script's chatter.
 reports=$(grep -E "^$top/$cdir/[^:]+:[0-9]+:" build/check/cocci.out || true)
 if [ -n "$reports" ]; then
-	echo "$reports" | sed "s|$top/$cdir/||"
+	printf '%s\n' "$reports" | sed "s|$top/$cdir/||"
 	status=1
 fi
 rules=$(find $scripts/coccinelle -name '*.cocci' | wc -l)
