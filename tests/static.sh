@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Static checks of our own kernel C, with the kernel's own checkers from the
-# pinned linux-source (build/upstream/scripts, never copied into the repo):
+# pinned linux-source (build/upstream/scripts, never copied into the repo),
+# and of our shell scripts:
 #
 #   checkpatch --strict   on our C files, and on our patches' new lines
 #   sparse (C=2)          on a 6.1 build; no warning may point at our files
 #   coccinelle            every scripts/coccinelle rule in report mode
+#   ShellCheck -x         every tracked shell script, sourced files followed
 #
 # Exceptions are listed below, each with the reason; anything else fails.
 
@@ -110,6 +112,35 @@ if [ -n "$reports" ]; then
 fi
 rules=$(find $scripts/coccinelle -name '*.cocci' | wc -l)
 echo "coccinelle: $rules rules, $(grep -c . <<<"$reports" || true) reports"
+
+# Every tracked *.sh, and every other tracked file whose first line is a sh
+# or bash shebang (tests/vm/init, the guest scripts, the maintainer scripts),
+# at shellcheck's default severity whatever a ~/.shellcheckrc says (--norc).
+# Run from the top: the "# shellcheck source=" directives name files from
+# there.  Exceptions are disable directives in the scripts, each with its
+# reason on the same line ("# shellcheck disable=SC2086 # a word list");
+# one without a reason is a finding too.
+echo "== shellcheck -x"
+command -v shellcheck >/dev/null || { echo "shellcheck is missing: apt-get install shellcheck" >&2; exit 1; }
+mapfile -t shell_files < <(git ls-files | while IFS= read -r f; do
+	case $f in
+	*.sh) echo "$f" ;;
+	*) if [ -f "$f" ] && head -n 1 "$f" | grep -qE '^#! *(/usr)?/bin/(env +)?(ba)?sh([[:space:]]|$)'; then
+		echo "$f"
+	fi ;;
+	esac
+done)
+# "FILE:LINE:COL: LEVEL: message [SCnnnn]"
+findings=$(shellcheck --norc -x -f gcc "${shell_files[@]}" || true)
+unexplained=$(grep -nE '#[[:space:]]*shellcheck[[:space:]].*disable=' "${shell_files[@]}" |
+	grep -vE 'disable=[A-Z0-9,]+[[:space:]]+#[[:space:]]*[^[:space:]]' |
+	sed 's/^\([^:]*:[0-9]*\):.*/\1:1: error: a disable without its reason on the same line/' || true)
+findings=$(printf '%s\n' "$findings" "$unexplained" | grep . || true)
+if [ -n "$findings" ]; then
+	echo "$findings"
+	status=1
+fi
+echo "shellcheck: ${#shell_files[@]} files, $(grep -c . <<<"$findings" || true) findings"
 
 [ $status -eq 0 ] && echo "static checks clean"
 exit $status
