@@ -81,7 +81,7 @@ kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd
 [ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing" >&2; exit 1; }
 command -v sparse >/dev/null || { echo "sparse is missing: apt-get install sparse" >&2; exit 1; }
 obj=build/check/sparse
-rm -rf $obj
+rm -rf $obj && mkdir -p build/check
 cp -r build/tree $obj
 make -s -C $obj KDIR="$kdir" probe >/dev/null
 make -C "$kdir" M="$top/$obj" C=2 CHECK=sparse modules >build/check/sparse.out 2>&1 ||
