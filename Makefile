@@ -17,7 +17,8 @@
 #   make unit            user-space unit tests of the allocator
 #   make matrix          build against each Debian kernel series
 #   make vmtest          boot each series in QEMU and test the modules there
-#   make static          checkpatch, sparse and coccinelle on our own C
+#   make static          checkpatch, sparse and coccinelle on our own C,
+#                        shellcheck on our shell scripts
 #   make reliability     the reliability suites in QEMU, in full (about 12
 #                        minutes; tests/reliability/README.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on

@@ -60,16 +60,17 @@ cached_deb() {
 
 	if [ -n "$ver" ]; then
 		# apt-get download escapes ':' in epochs as %3a
-		f="$dl_dir/${pkg}_$(echo "$ver" | sed 's/:/%3a/')_all.deb"
+		f="$dl_dir/${pkg}_${ver/:/%3a}_all.deb"
 		[ -f "$f" ] && echo "$f"
 		return 0
 	fi
-	ls "$dl_dir/${pkg}"_*_all.deb 2>/dev/null | sort -V | tail -n 1
+	find "$dl_dir" -maxdepth 1 -name "${pkg}_*_all.deb" 2>/dev/null | sort -V | tail -n 1
 }
 
 # Extract the driver and the checker scripts from a source into $1.
 extract() {
-	local out=$1 src=$2 tmp members
+	local out=$1 src=$2 tmp
+	local -a members
 
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -93,14 +94,13 @@ extract() {
 		src=$(ls "$tmp"/usr/src/linux-source-*.tar.*)
 		;;
 	esac
-	members="$drvdir"
-	for p in $tool_paths; do
-		members="$members $p"
-	done
 	# Tarballs hold one top directory (linux-6.12.117/, linux-source-6.12/).
-	# shellcheck disable=SC2086 # word splitting of the member list is wanted
+	members=("*/$drvdir")
+	for p in $tool_paths; do
+		members+=("*/$p")
+	done
 	tar -x -f "$src" -C "$tmp" --strip-components=1 --wildcards \
-		--no-wildcards-match-slash $(for m in $members; do echo "*/$m"; done) 2>/dev/null ||
+		--no-wildcards-match-slash "${members[@]}" 2>/dev/null ||
 		[ -d "$tmp/$drvdir" ] || die "$src holds no $drvdir"
 	for p in $drvdir $tool_paths; do
 		[ -e "$tmp/$p" ] || continue

@@ -8,12 +8,12 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir=$(ls -d /lib/modules/6.1.0-*-amd64/build 2>/dev/null | sort -V | tail -n 1)
+kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64" >&2; exit 1; }
 
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
 want="$base-$(cat "$top/src/VERSION")"
-ko=$(KDIR=$kdir KVER= CP_WERROR=1 "$top/scripts/build-module.sh" "$top/build/tree" "$top/build/check/obj" | tail -n 1)
+ko=$(KDIR=$kdir KVER='' CP_WERROR=1 "$top/scripts/build-module.sh" "$top/build/tree" "$top/build/check/obj" | tail -n 1)
 
 version=$(modinfo -F version "$ko")
 vermagic=$(modinfo -F vermagic "$ko")

@@ -24,13 +24,13 @@ summaries=
 
 for series in $kernels; do
 	log=$logdir/$series.log
-	kver=?
+	kver='?'
 	probes=-
 	result=FAIL
 	if "$top/tests/kernels/fetch.sh" "$series" >"$log" 2>&1; then
 		# shellcheck disable=SC1090 # written by fetch.sh
 		. "$top/build/kernels/$series/env"
-		kver=$KVER
+		kver=${KVER:?}
 		out=$top/build/modules/$series
 		rm -rf "$out"
 		if KMAKEFLAGS=$KMAKEFLAGS "$top/scripts/build-test-modules.sh" \

@@ -9,7 +9,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 # Run each suite as an administrator would, not as a sub-make: dkms 3.0.10
 # reads the kernel's CC with a nested `make -f -`, which under an inherited
 # MAKELEVEL prints "Entering directory '...'" into CC and breaks the build.
@@ -30,7 +30,7 @@ passed=0
 failed=0
 
 kdir_6_1() {
-	ls -d /lib/modules/6.1.0-*-amd64/build 2>/dev/null | sort -V | tail -n 1
+	find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1
 }
 failed_names=
 

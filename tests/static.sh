@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Static checks of our own kernel C, with the kernel's own checkers from the
-# pinned linux-source (build/upstream/scripts, never copied into the repo):
+# pinned linux-source (build/upstream/scripts, never copied into the repo),
+# and of our shell scripts:
 #
 #   checkpatch --strict   on our C files, and on our patches' new lines
 #   sparse (C=2)          on a 6.1 build; no warning may point at our files
 #   coccinelle            every scripts/coccinelle rule in report mode
+#   ShellCheck -x         every tracked shell script, sourced files followed
 #
 # Exceptions are listed below, each with the reason; anything else fails.
 
@@ -61,7 +63,7 @@ for f in $own_c; do
 		status=1
 	done < <(checkpatch -f "$f")
 done
-for p in $(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series); do
+while read -r p; do
 	# stdin: checkpatch misreads patch files under a path named patches/
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
@@ -72,14 +74,14 @@ for p in $(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series); do
 		echo "$p: $line"
 		status=1
 	done < <(checkpatch - <"src/mpt3sas/patches/$p")
-done
+done < <(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series)
 
 echo "== sparse (C=2) against Debian 12's 6.1"
-kdir=$(ls -d /lib/modules/6.1.0-*-amd64/build 2>/dev/null | sort -V | tail -n 1)
+kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
 [ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing" >&2; exit 1; }
 command -v sparse >/dev/null || { echo "sparse is missing: apt-get install sparse" >&2; exit 1; }
 obj=build/check/sparse
-rm -rf $obj
+rm -rf $obj && mkdir -p build/check
 cp -r build/tree $obj
 make -s -C $obj KDIR="$kdir" probe >/dev/null
 make -C "$kdir" M="$top/$obj" C=2 CHECK=sparse modules >build/check/sparse.out 2>&1 ||
@@ -105,11 +107,40 @@ srctree=$top/build/upstream KBUILD_EXTMOD=$top/$cdir MODE=report V=0 \
 # Reports name a file and line; everything else is the script's chatter.
 reports=$(grep -E "^$top/$cdir/[^:]+:[0-9]+:" build/check/cocci.out || true)
 if [ -n "$reports" ]; then
-	echo "$reports" | sed "s|$top/$cdir/||"
+	printf '%s\n' "$reports" | sed "s|$top/$cdir/||"
 	status=1
 fi
 rules=$(find $scripts/coccinelle -name '*.cocci' | wc -l)
 echo "coccinelle: $rules rules, $(grep -c . <<<"$reports" || true) reports"
+
+# Every tracked *.sh, and every other tracked file whose first line is a sh
+# or bash shebang (tests/vm/init, the guest scripts, the maintainer scripts),
+# at shellcheck's default severity whatever a ~/.shellcheckrc says (--norc).
+# Run from the top: the "# shellcheck source=" directives name files from
+# there.  Exceptions are disable directives in the scripts, each with its
+# reason on the same line ("# shellcheck disable=SC2086 # a word list");
+# one without a reason is a finding too.
+echo "== shellcheck -x"
+command -v shellcheck >/dev/null || { echo "shellcheck is missing: apt-get install shellcheck" >&2; exit 1; }
+mapfile -t shell_files < <(git ls-files | while IFS= read -r f; do
+	case $f in
+	*.sh) echo "$f" ;;
+	*) if [ -f "$f" ] && head -n 1 "$f" | grep -qE '^#! *(/usr)?/bin/(env +)?(ba)?sh([[:space:]]|$)'; then
+		echo "$f"
+	fi ;;
+	esac
+done)
+# "FILE:LINE:COL: LEVEL: message [SCnnnn]"
+findings=$(shellcheck --norc -x -f gcc "${shell_files[@]}" || true)
+unexplained=$(grep -nE '#[[:space:]]*shellcheck[[:space:]].*disable=' "${shell_files[@]}" |
+	grep -vE 'disable=[A-Z0-9,]+[[:space:]]+#[[:space:]]*[^[:space:]]' |
+	sed 's/^\([^:]*:[0-9]*\):.*/\1:1: error: a disable without its reason on the same line/' || true)
+findings=$(printf '%s\n' "$findings" "$unexplained" | grep . || true)
+if [ -n "$findings" ]; then
+	echo "$findings"
+	status=1
+fi
+echo "shellcheck: ${#shell_files[@]} files, $(grep -c . <<<"$findings" || true) findings"
 
 [ $status -eq 0 ] && echo "static checks clean"
 exit $status

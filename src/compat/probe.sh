@@ -62,8 +62,10 @@ PROBE_CC=${PROBE_CC:-}
 PROBE_STAMP_CC=${PROBE_STAMP_CC-$PROBE_CC}
 PROBE_MAKE=${PROBE_MAKE:-make}
 # One space between names, none around them.
-# shellcheck disable=SC2086 # word splitting is the point: it normalises the list
-force_false=$(echo ${COMPAT_FORCE_FALSE:-})
+force_false=
+for name in ${COMPAT_FORCE_FALSE:-}; do
+	force_false="${force_false:+$force_false }$name"
+done
 
 probe_build=$OUT/.probe-build
 config_h=$OUT/compat_config.h

@@ -216,7 +216,7 @@ for series in $series_list; do
 	*) fail "$series: modinfo: vermagic '$vermagic', expected $KVER" ;;
 	esac
 
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 	if make -C "$KDIR" M="$obj" $KMAKEFLAGS mpt3sas/mpt3sas_scsih.i \
 		>> "$log" 2>&1; then
 		tpl=$(template mpt3sas_driver_template "$obj/mpt3sas/mpt3sas_scsih.i")
@@ -265,7 +265,7 @@ static int mpt3sas_compat_planted_error = ;' "$planted/compat/renames.h"
 		fail "self-check: could not plant the error (the sysfs_emit fallback changed?)"
 	else
 		cp -r "$out/$series/tree/compat/generated" "$planted/compat/"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 		if make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
 			>> "$log" 2>&1; then
 			fail "self-check: a syntax error in a fallback did not break the forced build"
@@ -275,7 +275,7 @@ static int mpt3sas_compat_planted_error = ;' "$planted/compat/renames.h"
 			fail "self-check: the forced build failed, but not on the planted error (log: $log)"
 		fi
 		rm -rf "$planted/compat/generated" "$planted/mpt3sas/mpt3sas_config.o"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 		if make -f "$planted/compat/probe.mk" KDIR="$KDIR" \
 			OUT="$planted/compat/generated" $KMAKEFLAGS >> "$log" 2>&1 &&
 		   make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \

@@ -92,7 +92,7 @@ if probe OUT="$out" > "$work/real.log" 2>&1; then
 	else
 		ok "real probe set has only the driver's probes"
 	fi
-	n_src=$(ls "$top"/src/compat/probes/*.c | wc -l)
+	n_src=$(printf '%s\n' "$top"/src/compat/probes/*.c | wc -l)
 	n_h=$(grep -c 'HAVE_' "$h")
 	if [ "$n_src" -eq "$n_h" ]; then
 		ok "one result line per probe ($n_h)"

@@ -40,8 +40,8 @@ send() {
 	sed -n '/^\(OK\|FAIL\|ERR\)/p' "$dir/out" | sed -n "${want}p"
 }
 cfg() { send "outl 0xcf8 $((0x80002000 | $1))" >/dev/null; send "outl 0xcfc $2" >/dev/null; }
-wr() { send "writel $(($bar + $1)) $2" >/dev/null; }
-rd() { send "readl $(($bar + $1))" | awk '{print $2}'; }
+wr() { send "writel $((bar + $1)) $2" >/dev/null; }
+rd() { send "readl $((bar + $1))" | awk '{print $2}'; }
 check() {	# NAME CONDITION...
 	local name=$1
 	shift

@@ -45,7 +45,8 @@ if [ ! -f "$dsc" ]; then
 	mkdir -p "$srcdir"
 	kapt_init "$QDIR/apt" bookworm bookworm-security bookworm-updates
 	# the same suites' sources, in the private state only
-	sed 's/^deb /deb-src /' "$KAPT_DIR/sources.list" >> "$KAPT_DIR/sources.list"
+	deb_src=$(sed 's/^deb /deb-src /' "$KAPT_DIR/sources.list")
+	printf '%s\n' "$deb_src" >> "$KAPT_DIR/sources.list"
 	kapt apt-get update -qq >&2 || die "apt-get update (private state) failed"
 	(cd "$srcdir" && kapt apt-get source --download-only "qemu=$version") >&2 ||
 		die "cannot download the source of qemu $version from Debian's archive"

@@ -94,6 +94,7 @@ for series in $kernels; do
 	"$top/tests/kernels/fetch.sh" "$series" >/dev/null
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
+	: "${KVER:?}" "${MODDIR:?}"	# from the env file
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
 	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends sd_mod | awk '/^insmod/ {p=$2} END {print p}')
@@ -164,6 +165,7 @@ for series in $kernels; do
 			/VMTEST: poweroff/ { a = t($0) }
 			/reboot: Power down/ { b = t($0) }
 			END { if (a != "" && b != "") printf "%d", (b - a) * 1000000 }')
+		# shellcheck disable=SC2154 # the f_* are set by the eval below
 		tr -d '\r' < "$log" | sed -n 's/^hba: FIGURES //p' |
 		while read -r fig; do
 			# n= allocator= chains= attach_ms= rmmod_ms= chain_alloc_us= chain_free_us=

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# shellcheck shell=bash disable=SC2016
+# shellcheck shell=bash
 # Shared helpers for tests/kernels/ and tests/vm/ (sourced, not executed).
 #
 # Everything this project downloads lives under $BUILD_ROOT (default:
@@ -56,11 +56,11 @@ series_abi_regex() {
 host_mirrors() {
 	local targets
 	[ -n "${DEBIAN_MIRROR:-}" ] && [ -n "${DEBIAN_SECURITY_MIRROR:-}" ] && return 0
-	targets=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 2>/dev/null | sort -u)
+	targets=$(apt-get indextargets --format "\$(RELEASE) \$(REPO_URI)" 2>/dev/null | sort -u)
 	if [ -z "$targets" ]; then
 		log "host apt lists are empty; running apt-get update"
 		apt-get update -qq >&2 || die "apt-get update failed"
-		targets=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 2>/dev/null | sort -u)
+		targets=$(apt-get indextargets --format "\$(RELEASE) \$(REPO_URI)" 2>/dev/null | sort -u)
 	fi
 	: "${DEBIAN_SECURITY_MIRROR:=$(echo "$targets" | awk '$1 ~ /^[a-z]+-security$/ {print $2; exit}')}"
 	: "${DEBIAN_MIRROR:=$(echo "$targets" | awk '$1 ~ /^[a-z]+$/ {print $2; exit}')}"

@@ -10,7 +10,7 @@ set -eu
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-suite=deb-autopkgtest
+suite='deb-autopkgtest'
 work=$top/build/pkg/test/$suite
 control=$top/packaging/deb/debian/tests/control
 

@@ -48,11 +48,11 @@ check "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
 gen=$(cd "$t" && find . -mindepth 1 \( -name '*.o' -o -name '*.ko*' -o -name '.*' -o -name generated \
 	-o -name '*.mod*' -o -name Module.symvers \) -print)
 check "nothing generated or hidden${gen:+ (found: $gen)}" [ -z "$gen" ]
-missing=
+nosrc=
 while read -r o; do
-	[ -f "$t/${o%.o}.c" ] || missing+=" ${o%.o}.c"
+	[ -f "$t/${o%.o}.c" ] || nosrc+=" ${o%.o}.c"
 done < <(grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' "$t/Kbuild" | sort -u)
-check "every object in Kbuild has its source${missing:+ (missing:$missing)}" [ -z "$missing" ]
+check "every object in Kbuild has its source${nosrc:+ (missing:$nosrc)}" [ -z "$nosrc" ]
 
 conf=$t/dkms.conf
 # Read it the way dkms does: a bash file.
@@ -112,7 +112,7 @@ for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0
 	check "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
 done
 check "the tarball's kernel-range.sh is packaging's" cmp -s "$t/kernel-range.sh" "$top/packaging/kernel-range.sh"
-check "dkms.mk's range-check runs kernel-range.sh" grep -q '^	@bash $(KERNEL_RANGE) require ' "$t/dkms.mk"
+check "dkms.mk's range-check runs kernel-range.sh" grep -q "^	@bash \$(KERNEL_RANGE) require " "$t/dkms.mk"
 msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN="$kmin" 2>&1 || true)
 check "dkms.mk names the range: $msg" \
 	grep -qF "$name supports kernels $kmin and newer; 4.14.336 is not supported" <<<"$msg"

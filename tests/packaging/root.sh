@@ -42,11 +42,11 @@ need_cmds mmdebstrap unshare chroot mount
 # initramfs then has the shell tools the boot test uses.  openssl and
 # dctrl-tools: dkms-autopkgtest would fetch them.
 suite=bookworm
-packages="dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
+packages=(dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
 	zstd xz-utils cpio busybox linux-image-amd64 linux-headers-amd64
-	ca-certificates openssl dctrl-tools"
+	ca-certificates openssl dctrl-tools)
 pkgroot=$top/build/pkgroot
-key=$(printf '%s\n' "$suite" $packages "$(mmdebstrap --version)" | sha256sum | cut -c1-16)
+key=$(printf '%s\n' "$suite" "${packages[@]}" "$(mmdebstrap --version)" | sha256sum | cut -c1-16)
 image=$pkgroot/image-$key
 
 mkdir -p "$pkgroot"
@@ -56,10 +56,10 @@ flock 8
 if [ ! -f "$image/.complete" ]; then
 	host_mirrors
 	rm -rf --one-file-system "$pkgroot"/image-* "$image.new"
-	log "making the Debian 12 root (once per package list): $(echo $packages)"
+	log "making the Debian 12 root (once per package list): ${packages[*]}"
 	# kernel hooks build the 6.1 initramfs inside; no recommends, as CI
 	mmdebstrap --mode=root --variant=apt --format=directory \
-		--include="$(echo $packages | tr ' ' ,)" \
+		--include="$(IFS=,; echo "${packages[*]}")" \
 		--aptopt='Acquire::Languages "none"' \
 		--aptopt='APT::Install-Recommends "false"' \
 		--skip=cleanup/apt/lists \

@@ -17,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 
 # guestlib.sh with the guest's paths replaced; each replacement must apply
+# shellcheck disable=SC2016 # the $ are guestlib.sh's, not ours to expand
 sed -e 's|^\. /etc/vmtest/conf.*|VMTEST_SPLAT_RE=x|' -e 's|^PATH=/bin$|:|' \
 	-e 's|\$(cat /proc/cmdline)|$GL_TEST_CMDLINE|' \
 	-e "s|^GL_FAILS=.*|GL_FAILS=$work/fails|" -e "s|^GL_KEPT=.*|GL_KEPT=$work/kept|" \
@@ -57,13 +58,14 @@ expect() {
 		echo "ok: $1: ${4:+no }'$3'"
 	else
 		echo "FAIL: $1: ${4:+unexpected }'$3' in:"
-		echo "$2" | sed 's/^/  | /'
+		printf '%s\n' "$2" | sed 's/^/  | /'
 		status=1
 	fi
 }
 
 # a point holds 922 pages for a moment (the sid/iommu case of issue #15),
 # the next ones are back: one second look, green
+# shellcheck disable=SC2016 # the case script expands it
 out=$(run_case transient '
 gl_mem_base
 gl_mem_check p1
@@ -100,6 +102,7 @@ gl_end' '10000 100;10000 140;10000 140;10000 140;10000 140;10000 140;10000 140')
 expect slab "$out" 'FAIL: p1: 40 slab pages added since the start \(tolerance 32; 40 at the first of 6 looks\)'
 
 # a slow leak: 32 pages a point is red by the fourth point
+# shellcheck disable=SC2016 # the case script expands it
 out=$(run_case slow '
 gl_mem_base
 for p in 1 2 3 4; do gl_mem_check p$p; done

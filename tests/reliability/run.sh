@@ -53,8 +53,10 @@ vm_dir=${VM_DIR:-$top/build/reliability}
 # the suites the steps run, by the tag their guest scripts print
 tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sed '
 	s/^params$/bad-params/; s/^fault$/fault-injection/; s/^inuse$/destroy-in-use/')
+# SPLAT_RE
 # shellcheck source=tests/vm/lib.sh
-splat_re=$(. "$top/tests/vm/lib.sh" && echo "$SPLAT_RE")
+. "$top/tests/vm/lib.sh"
+splat_re=$SPLAT_RE
 
 start=$SECONDS
 for series in ${KERNELS:-5.10 6.1 6.12 sid}; do

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# shellcheck shell=sh disable=SC2034
+# shellcheck shell=sh
 #
 # Helpers for the guest scripts of "@name" steps (see tests/vm/init),
 # installed as /lib/vmtest/guestlib.sh; a script sets GL_TAG and sources it.
@@ -19,6 +19,7 @@
 
 PATH=/bin
 export PATH
+# shellcheck disable=SC1091 # written by vm_initramfs (tests/vm/lib.sh)
 . /etc/vmtest/conf	# VMTEST_SPLAT_RE
 GL_TAG=${GL_TAG:-guest}
 GL_FAILED=0
@@ -120,6 +121,7 @@ fi
 # its 10 ms timer, workqueues), later still on a busy host.  About 7 s in
 # all, spent only when a reading is over tolerance.
 GL_SETTLE_WAITS="0.2 0.5 1 2 3"
+# shellcheck disable=SC2013 # the words of the one-line kernel command line
 for w in $(cat /proc/cmdline); do
 	case $w in
 	vmtest.free_tol=*) GL_FREE_TOL=${w#*=} ;;

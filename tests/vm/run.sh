@@ -87,14 +87,14 @@ fail_series() {	# series reason
 prepare_series() {
 	local series=$1 mods=$VM_DIR/$1/modules
 	"$KLIB_DIR/fetch.sh" "$series" >/dev/null
-	# shellcheck disable=SC1090
+	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	rm -rf "$mods"
 	mkdir -p "$mods"
 	if [ -n "${BUILD_MODULES_CMD:-}" ]; then
 		log "$series: $BUILD_MODULES_CMD $series $KVER $KDIR $mods"
 		export KMAKEFLAGS MODDIR KVER KDIR
-		# shellcheck disable=SC2086 # the command may carry arguments
+		# unquoted: the command may carry arguments
 		$BUILD_MODULES_CMD "$series" "$KVER" "$KDIR" "$mods" >&2 ||
 			die "$series: BUILD_MODULES_CMD failed"
 	elif [ -n "${MODULES_DIR:-}" ]; then
@@ -135,7 +135,7 @@ for series in $KERNELS; do
 		continue
 	fi
 	log "$series: prepared in $((SECONDS - t0))s ($MODE modules)"
-	# shellcheck disable=SC1090
+	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	VM_KERNEL=$VMLINUZ
 	if grep -qx 'CONFIG_PVH=y' "$MODDIR/lib/modules/$KVER/config" "$MODDIR/boot/config-$KVER" 2>/dev/null &&
@@ -145,7 +145,7 @@ for series in $KERNELS; do
 		log "$series: booting the bzImage (no PVH vmlinux)"
 	fi
 	# the setups of a kernel boot side by side (TCG uses one host core each)
-	pids=""
+	pids=()
 	for setup in $VMTEST_SETUPS; do
 		logf=$VM_DIR/$series-$setup.log
 		rm -f "$logf" "$logf.rc"
@@ -154,11 +154,10 @@ for series in $KERNELS; do
 			vm_boot "$series" "$setup" "$VM_DIR/$series/initrd.cpio" "$logf" || rc=$?
 			echo "$rc $((SECONDS - t0))" > "$logf.rc"
 		) &
-		pids="$pids $!"
+		pids+=("$!")
 		[ "$VMTEST_PARALLEL" = 1 ] || wait $!
 	done
-	# shellcheck disable=SC2086
-	wait $pids || true
+	wait "${pids[@]}" || true
 	for setup in $VMTEST_SETUPS; do
 		logf=$VM_DIR/$series-$setup.log
 		read -r rc secs < "$logf.rc"
