@@ -70,8 +70,13 @@
 #include "chainpool.h"
 
 #define CPB_MAX_N	8
-/* The frees and allocs yield the CPU this often: TCG guests are slow. */
-#define CPB_RESCHED	1024U
+/*
+ * The frees and allocs yield the CPU this often.  TCG guests are slow, and
+ * 6.1's dma_pool_free() scans every page of the pool: behind the IOMMU on
+ * a busy host, 1024 frees of a million-block pool kept the CPU over 20 s
+ * and tripped the soft-lockup watchdog.
+ */
+#define CPB_RESCHED	64U
 
 /*
  * Estimated dma_pool metadata, see the top of the file; Kbuild passes
