@@ -190,7 +190,10 @@ vm_parse() {
 	# top-level KTAP plans ("1..N") against top-level results
 	plan=$(echo "$klog" | sed -nE 's/^1\.\.([0-9]+)( .*)?$/\1/p' | awk '{n += $1} END {print n + 0}')
 	top=$(echo "$klog" | grep -cE '^(not )?ok [0-9]+' || true)
-	marker=$(tr -d '\r' < "$log" | sed -n 's/^VMTEST-RESULT: //p' | tail -n1)
+	# With 2 CPUs the kernel's console output can land right after the
+	# marker, before its newline: "VMTEST-RESULT: PASS[   57.5] ..."
+	marker=$(tr -d '\r' < "$log" | sed -n 's/^VMTEST-RESULT: //p' | tail -n1 |
+		sed -E 's/^PASS\[ *[0-9]+\.[0-9]+\] .*/PASS/')
 	REASON=""
 	add() { REASON="$REASON${REASON:+; }$*"; }
 	grep -q 'VMTEST: BEGIN' "$log" || add "guest never reached /init"
