@@ -310,8 +310,7 @@ static void chainpool_debugfs_del(struct chainpool *pool)
  */
 static int chainpool_add_slab_locked(struct chainpool *pool,
 				     const struct chainpool_slab *slab,
-				     unsigned long *map, gfp_t gfp,
-				     unsigned long *flags)
+				     u32 *map, gfp_t gfp, unsigned long *flags)
 {
 	struct chainpool_table_mem *mem = NULL;
 	struct chainpool_table *old;
@@ -356,7 +355,7 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	struct chainpool_slab slab;
 	unsigned long flags;
 	bool injected, have_slab;
-	unsigned long *map = NULL;
+	u32 *map = NULL;
 	int ret;
 
 	/* Zeroing is done per block; slabs need none. */
