@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -27,8 +28,6 @@
 #define CHAINPOOL_SLAB_KB_MAX		4096U
 #define CHAINPOOL_SLAB_KB_DEFAULT	(CHAINPOOL_DEFAULT_SLAB_CAP >> 10)
 #define CHAINPOOL_NAME_LEN		32
-/* Slab table entries allocated when the first slab arrives. */
-#define CHAINPOOL_TABLE_MIN		16U
 
 static unsigned int chainpool_slab_kb = CHAINPOOL_SLAB_KB_DEFAULT;
 static bool chainpool_debug;
@@ -83,7 +82,7 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
 /**
  * struct chainpool - a pool of coherent DMA blocks
  * @lock: serialises @core, @fault and the counters below
- * @core: slabs and blocks; core.slabs is the kmalloc()ed table storage
+ * @core: slabs and blocks; core.table lives in a struct chainpool_table_mem
  * @fault: fault injection state
  * @fail_max_order: fail slab allocations at plan.max_order (fault injection)
  * @fail_add: fail adding slabs after allocating them (fault injection)
@@ -94,16 +93,11 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @create_ns: time chainpool_create_params() took
  * @fill_ns: time spent in chainpool_fill()
  * @debugfs: the pool's debugfs file
- * @lookup: read-only copy of the slab table taken by the first
- *	chainpool_fill(), for lock-free chainpool_dma_to_virt(); NULL before
- * @grown_since_lookup: slabs were added after @lookup was taken
  * @name: pool name
  */
 struct chainpool {
 	spinlock_t lock;	/* may be taken in atomic context */
 	struct chainpool_core core;
-	const struct chainpool_core *lookup;
-	bool grown_since_lookup;
 	struct chainpool_fault fault;
 	bool fail_max_order;
 	struct chainpool_fault fail_add;
@@ -118,44 +112,20 @@ struct chainpool {
 };
 
 /*
- * A frozen copy of the slab table, published once the first fill is done:
- * the driver looks chain buffers up on its I/O path, where a shared lock
- * would serialise every CPU.  The copy never changes and lives until the
- * pool is destroyed; slabs added later are found under the lock.  The copy
- * is allocated with the fill's own @gfp (an atomic or GFP_NOIO fill must
- * not allocate with GFP_KERNEL); without it, lookups take the lock.
+ * Storage of one slab table.  Adding a slab publishes a new table with
+ * rcu_assign_pointer() (chainpool_core_add_slab()); the old one goes with
+ * kfree_rcu(), so chainpool_dma_to_virt() reads either under
+ * rcu_read_lock(), as lib/genalloc.c reads its chunks.
  */
-static void chainpool_publish_lookup(struct chainpool *pool, gfp_t gfp)
-{
-	struct chainpool_core *snap;
-	u32 n = pool->core.nr_slabs;
-	unsigned long flags;
-	void *storage, *unused;
+struct chainpool_table_mem {
+	struct rcu_head rcu;
+	u64 storage[];	/* the struct chainpool_table and its arrays */
+};
 
-	gfp &= ~__GFP_ZERO;
-	snap = kmalloc(sizeof(*snap), gfp);
-	storage = kmalloc(chainpool_core_table_bytes(n), gfp);
-	if (!snap || !storage)
-		goto out_free;
-	spin_lock_irqsave(&pool->lock, flags);
-	*snap = pool->core;
-	/* The copy points at fresh storage; @core keeps its own. */
-	if (pool->lookup || pool->core.nr_slabs != n ||
-	    chainpool_core_replace_table(snap, storage, n, &unused)) {
-		spin_unlock_irqrestore(&pool->lock, flags);
-		goto out_free;
-	}
-	/*
-	 * Published under the lock that adds slabs: a slab added later sees
-	 * @lookup set and marks the pool grown (chainpool_add_slab_locked()).
-	 * Release: readers see the table before the pointer.
-	 */
-	smp_store_release(&pool->lookup, snap);
-	spin_unlock_irqrestore(&pool->lock, flags);
-	return;
-out_free:
-	kfree(storage);
-	kfree(snap);
+static struct chainpool_table_mem *chainpool_table_mem(void *table)
+{
+	return table ? container_of(table, struct chainpool_table_mem,
+				    storage) : NULL;
 }
 
 /*
@@ -333,48 +303,46 @@ static void chainpool_debugfs_del(struct chainpool *pool)
 	mutex_unlock(&chainpool_debugfs_mutex);
 }
 
-/* Called with pool->lock held; may drop and retake it to grow the table. */
+/*
+ * Called with pool->lock held; drops and retakes it to allocate the new
+ * table, which holds exactly the pool's slabs.  On success @map is the
+ * pool's.
+ */
 static int chainpool_add_slab_locked(struct chainpool *pool,
 				     const struct chainpool_slab *slab,
-				     gfp_t gfp, unsigned long *flags)
+				     u32 *map, gfp_t gfp, unsigned long *flags)
 {
-	void *new_table = NULL, *old_table = NULL;
-	u32 new_max = 0;
+	struct chainpool_table_mem *mem = NULL;
+	struct chainpool_table *old;
+	u32 max = 0;
 	int ret;
 
-	while ((ret = chainpool_core_add_slab(&pool->core, slab)) == -ENOSPC) {
-		if (new_table && new_max > pool->core.nr_slabs) {
-			chainpool_core_replace_table(&pool->core, new_table,
-						     new_max, &old_table);
-			new_table = NULL;
-			continue;
-		}
-		new_max = max(2 * pool->core.max_slabs, CHAINPOOL_TABLE_MIN);
-		/* kmalloc() may sleep if gfp allows: not under the lock. */
-		spin_unlock_irqrestore(&pool->lock, *flags);
-		kfree(new_table);
-		new_table = kmalloc(chainpool_core_table_bytes(new_max), gfp);
-		spin_lock_irqsave(&pool->lock, *flags);
-		if (!new_table) {
-			ret = -ENOMEM;
+	for (;;) {
+		ret = chainpool_core_add_slab(&pool->core, slab, map,
+					      mem ? mem->storage : NULL, max,
+					      &old);
+		if (ret != -ENOSPC)
 			break;
-		}
-	}
-	/*
-	 * Blocks of this slab are not in the lock-free lookup table.  Tested
-	 * after the add, under the lock that publishes the table (the lock
-	 * may have been dropped above): either the table holds the slab or
-	 * the pool is marked grown.
-	 */
-	if (!ret && pool->lookup)
-		WRITE_ONCE(pool->grown_since_lookup, true);
-	if (new_table || old_table) {
+		/* First try, or others added slabs while the lock was off. */
+		max = pool->core.nr_slabs + 1;
 		spin_unlock_irqrestore(&pool->lock, *flags);
-		kfree(new_table);
-		kfree(old_table);
+		kfree(mem);
+		mem = kmalloc(sizeof(*mem) +
+			      chainpool_core_table_bytes(max, pool->core.debug),
+			      gfp);
 		spin_lock_irqsave(&pool->lock, *flags);
+		if (!mem)
+			return -ENOMEM;
 	}
-	return ret;
+	if (ret) {
+		kfree(mem);
+		return ret;
+	}
+	/* Lock-free readers may still be in the old table. */
+	mem = chainpool_table_mem(old);
+	if (mem)
+		kfree_rcu(mem, rcu);
+	return 0;
 }
 
 /* Add one slab of at most @order; the pool lock must not be held. */
@@ -387,6 +355,7 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	struct chainpool_slab slab;
 	unsigned long flags;
 	bool injected, have_slab;
+	u32 *map = NULL;
 	int ret;
 
 	/* Zeroing is done per block; slabs need none. */
@@ -412,10 +381,8 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 				     NULL, &acquire, &slab);
 	have_slab = !ret;
 	if (have_slab && pool->core.debug) {
-		slab.inuse_map = kzalloc(chainpool_core_map_bytes(plan,
-								  slab.order),
-					 gfp);
-		if (!slab.inuse_map)
+		map = kzalloc(chainpool_core_map_bytes(plan, slab.order), gfp);
+		if (!map)
 			ret = -ENOMEM;
 	}
 
@@ -428,11 +395,11 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 		ret = -ENOMEM;
 	}
 	if (!ret)
-		ret = chainpool_add_slab_locked(pool, &slab, gfp, &flags);
+		ret = chainpool_add_slab_locked(pool, &slab, map, gfp, &flags);
 	spin_unlock_irqrestore(&pool->lock, flags);
 
 	if (ret && have_slab) {
-		kfree(slab.inuse_map);
+		kfree(map);
 		chainpool_dma_free(&dc, chainpool_plan_slab_bytes(plan, slab.order),
 				   slab.cpu, slab.dma);
 	}
@@ -548,8 +515,6 @@ int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->fill_ns += ktime_get_ns() - start;
 	spin_unlock_irqrestore(&pool->lock, flags);
-	if (!ret && !READ_ONCE(pool->lookup))
-		chainpool_publish_lookup(pool, gfp);
 	return ret;
 }
 
@@ -731,35 +696,24 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
  * @pool: the pool
  * @dma: DMA address of the start of a block
  *
- * O(log slabs), and lock-free once chainpool_fill() has run, as long as
- * the pool has not grown since (the driver's chain pool never does): safe
- * on an I/O path, concurrently with alloc and free, but not with
- * chainpool_destroy().  Finds only blocks the pool has handed out (see
- * chainpool_core_lookup()): never one a fill made but nobody took, nor,
- * after chainpool_release_all(), any block.
+ * O(log slabs) and lock-free: the slab table is read under
+ * rcu_read_lock(), so this is safe on an I/O path, concurrently with
+ * alloc, free and growth, but not with chainpool_destroy().  Finds only
+ * blocks the pool has handed out (see chainpool_core_lookup()): never one
+ * a fill made but nobody took, nor, after chainpool_release_all(), any
+ * block.
  *
  * Return: the CPU address, or NULL when @dma does not start such a block
  * of @pool.
  */
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 {
-	const struct chainpool_core *lookup;
-	unsigned long flags;
 	void *vaddr;
 
-	/* Pairs with the cmpxchg() that published the frozen table. */
-	lookup = smp_load_acquire(&pool->lookup);
-	if (lookup) {
-		/* The frozen table's cursor is stale: use the pool's. */
-		vaddr = chainpool_core_lookup(lookup, dma,
-					      READ_ONCE(pool->core.carve_pos));
-		/* The frozen table holds every slab unless the pool grew. */
-		if (vaddr || !READ_ONCE(pool->grown_since_lookup))
-			return vaddr;
-	}
-	spin_lock_irqsave(&pool->lock, flags);
-	vaddr = chainpool_core_dma_to_virt(&pool->core, dma);
-	spin_unlock_irqrestore(&pool->lock, flags);
+	rcu_read_lock();
+	vaddr = chainpool_core_lookup(&pool->core,
+				      rcu_dereference(pool->core.table), dma);
+	rcu_read_unlock();
 	return vaddr;
 }
 
@@ -771,7 +725,6 @@ void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
-	const struct chainpool_core *lookup;
 	struct chainpool_core_stats cs;
 	unsigned long flags;
 
@@ -796,14 +749,10 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	memcpy(st->slabs_by_order, cs.slabs_by_order,
 	       sizeof(st->slabs_by_order));
 	st->dma_bytes = cs.dma_bytes;
+	st->debug = pool->core.debug;
 	st->meta_bytes = cs.meta_bytes + sizeof(*pool);
-	/* The frozen copy of the slab table; pairs with its cmpxchg(). */
-	lookup = smp_load_acquire(&pool->lookup);
-	if (lookup) {
-		st->meta_bytes += sizeof(*lookup) +
-				  chainpool_core_table_bytes(lookup->max_slabs);
-		st->lookup_slabs = lookup->nr_slabs;
-	}
+	if (cs.nr_slabs)
+		st->meta_bytes += sizeof(struct chainpool_table_mem);
 }
 
 /**
@@ -822,6 +771,7 @@ u64 chainpool_destroy_timed(struct chainpool *pool)
 {
 	u64 start = ktime_get_ns();
 	struct chainpool_dma_ctx dc = { 0 };
+	const struct chainpool_table *t;
 	u32 in_use, i;
 
 	if (!pool)
@@ -834,20 +784,20 @@ u64 chainpool_destroy_timed(struct chainpool *pool)
 	if (in_use)
 		dev_err(pool->dev, "chainpool %s: destroy with %u blocks still in use\n",
 			pool->name, in_use);
+	t = chainpool_core_table(&pool->core);
 	for (i = 0; i < pool->core.nr_slabs; i++) {
-		struct chainpool_slab *slab = &pool->core.slabs[i];
+		const struct chainpool_slab *slab = &t->slabs[i];
 
-		kfree(slab->inuse_map);
+		if (t->maps)
+			kfree(t->maps[i]);
 		if (!in_use)
 			chainpool_dma_free(&dc,
 					   chainpool_plan_slab_bytes(&pool->core.plan,
 								     slab->order),
 					   slab->cpu, slab->dma);
 	}
-	kfree(pool->core.slabs);	/* the slab table storage */
-	if (pool->lookup)
-		kfree(pool->lookup->slabs);
-	kfree(pool->lookup);
+	/* No reader may run any more: the table goes at once. */
+	kfree(chainpool_table_mem((void *)t));
 	kfree(pool);
 	return ktime_get_ns() - start;
 }

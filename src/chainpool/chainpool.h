@@ -5,8 +5,8 @@
  *
  * Same contract as dma_pool (create, alloc, zalloc, free, destroy), plus a
  * bulk fill, a bulk allocation and a whole-pool release for pools filled
- * and emptied at once, an O(log slabs) DMA-to-CPU address lookup and
- * statistics.
+ * and emptied at once, a lock-free O(log slabs) DMA-to-CPU address lookup
+ * and statistics.
  */
 #ifndef CHAINPOOL_H
 #define CHAINPOOL_H
@@ -55,7 +55,7 @@ struct chainpool_params {
  * @rejected: slabs given back because their DMA address broke the layout
  * @injected: slab allocations failed by fault injection (any knob)
  * @parked: slabs given back in atomic context, so freed later
- * @lookup_slabs: slabs in the lock-free lookup table, 0 before it exists
+ * @debug: the pool checks and poisons (chainpool_debug)
  */
 struct chainpool_stats {
 	u32 size;
@@ -74,7 +74,7 @@ struct chainpool_stats {
 	u32 rejected;
 	u32 injected;
 	u32 parked;
-	u32 lookup_slabs;
+	bool debug;
 };
 
 struct chainpool *chainpool_create(const char *name, struct device *dev,

@@ -316,7 +316,7 @@ bool chainpool_fault_hit(struct chainpool_fault *fault)
  * @ctx: passed to @ops
  * @fault: fault injection, may be NULL
  * @stats: counters to update, may be NULL
- * @slab: filled in on success (inuse_map left NULL)
+ * @slab: filled in on success
  *
  * Tries @start_order, then each smaller order down to min_order, which is
  * what dma_pool would have asked for.  A slab whose addresses do not fit
@@ -355,7 +355,6 @@ int chainpool_slab_acquire(const struct chainpool_plan *plan,
 		if (cpu && chainpool_plan_slab_fits(plan, order, cpu, dma)) {
 			slab->cpu = cpu;
 			slab->dma = dma;
-			slab->inuse_map = NULL;
 			slab->nr_blocks = chainpool_plan_blocks_per_slab(plan,
 									 order);
 			slab->order = order;
@@ -389,50 +388,46 @@ void chainpool_core_init(struct chainpool_core *core,
 /**
  * chainpool_core_table_bytes() - storage needed for a slab table
  * @max_slabs: slabs the table must hold
+ * @debug: the pool debugs, so the table also holds the CPU address index
+ *	and the in-use maps
  *
- * Return: bytes to pass to chainpool_core_replace_table().
+ * Return: bytes to pass to chainpool_core_add_slab().
  */
-size_t chainpool_core_table_bytes(u32 max_slabs)
+size_t chainpool_core_table_bytes(u32 max_slabs, bool debug)
 {
-	return (size_t)max_slabs *
-	       (sizeof(struct chainpool_slab) + 2 * sizeof(u32));
+	size_t per_slab = sizeof(struct chainpool_slab) + sizeof(u32);
+
+	if (debug)
+		per_slab += sizeof(u32) + sizeof(u32 *);
+	return sizeof(struct chainpool_table) + (size_t)max_slabs * per_slab;
+}
+
+/* Lay a table of @max_slabs out in @storage; pointers first, for alignment. */
+static struct chainpool_table *cp_table_init(void *storage, u32 max_slabs,
+					     bool debug)
+{
+	struct chainpool_table *t = storage;
+
+	t->nr_slabs = 0;
+	t->max_slabs = max_slabs;
+	t->slabs = (struct chainpool_slab *)(t + 1);
+	t->maps = debug ? (u32 **)(t->slabs + max_slabs) : NULL;
+	t->by_dma = debug ? (u32 *)(t->maps + max_slabs) :
+			    (u32 *)(t->slabs + max_slabs);
+	t->by_cpu = debug ? t->by_dma + max_slabs : NULL;
+	return t;
 }
 
 /**
- * chainpool_core_replace_table() - move the slab table to new storage
+ * chainpool_core_table() - the slab table, for the caller holding the lock
  * @core: pool state
- * @storage: chainpool_core_table_bytes(@max_slabs) bytes, suitably aligned
- *	for pointers (any kmalloc() or malloc() result is)
- * @max_slabs: capacity of @storage, at least core->nr_slabs
- * @old_storage: set to the storage no longer used (NULL at first), which
- *	the caller frees
  *
- * Growing the table is the caller's job so it can use its own allocator
- * and gfp flags.  Cost is O(slabs).
- *
- * Return: 0, or -EINVAL when @storage is too small.
+ * Return: the current table, or NULL before the first slab.
  */
-int chainpool_core_replace_table(struct chainpool_core *core, void *storage,
-				 u32 max_slabs, void **old_storage)
+const struct chainpool_table *
+chainpool_core_table(const struct chainpool_core *core)
 {
-	struct chainpool_slab *slabs = storage;
-	u32 *by_dma = (u32 *)(slabs + max_slabs);
-	u32 *by_cpu = by_dma + max_slabs;
-	u32 n = core->nr_slabs;
-
-	if (max_slabs < n)
-		return -EINVAL;
-	if (n) {
-		memcpy(slabs, core->slabs, n * sizeof(*slabs));
-		memcpy(by_dma, core->by_dma, n * sizeof(*by_dma));
-		memcpy(by_cpu, core->by_cpu, n * sizeof(*by_cpu));
-	}
-	*old_storage = core->slabs;
-	core->slabs = slabs;
-	core->by_dma = by_dma;
-	core->by_cpu = by_cpu;
-	core->max_slabs = max_slabs;
-	return 0;
+	return CP_TABLE(core->table);
 }
 
 /**
@@ -450,20 +445,15 @@ size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 	return (blocks + 31) / 32 * sizeof(u32);
 }
 
-static uintptr_t cp_slab_cpu_key(const struct chainpool_core *core, u32 id)
+/* First position in @t->by_dma whose slab starts above @dma. */
+static u32 cp_dma_upper(const struct chainpool_table *t, dma_addr_t dma)
 {
-	return (uintptr_t)core->slabs[id].cpu;
-}
-
-/* First position in by_dma whose slab starts above @dma. */
-static u32 cp_dma_upper(const struct chainpool_core *core, dma_addr_t dma)
-{
-	u32 lo = 0, hi = core->nr_slabs;
+	u32 lo = 0, hi = t ? t->nr_slabs : 0;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (core->slabs[core->by_dma[mid]].dma <= dma)
+		if (t->slabs[t->by_dma[mid]].dma <= dma)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -471,15 +461,15 @@ static u32 cp_dma_upper(const struct chainpool_core *core, dma_addr_t dma)
 	return lo;
 }
 
-/* First position in by_cpu whose slab starts above @cpu. */
-static u32 cp_cpu_upper(const struct chainpool_core *core, uintptr_t cpu)
+/* First position in @t->by_cpu (debug only) whose slab starts above @cpu. */
+static u32 cp_cpu_upper(const struct chainpool_table *t, uintptr_t cpu)
 {
-	u32 lo = 0, hi = core->nr_slabs;
+	u32 lo = 0, hi = t ? t->nr_slabs : 0;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (cp_slab_cpu_key(core, core->by_cpu[mid]) <= cpu)
+		if ((uintptr_t)t->slabs[t->by_cpu[mid]].cpu <= cpu)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -493,93 +483,134 @@ static u32 cp_slab_bytes(const struct chainpool_core *core,
 	return chainpool_plan_slab_bytes(&core->plan, slab->order);
 }
 
-/* Slab containing @dma, or NULL. */
-static const struct chainpool_slab *
-cp_find_dma(const struct chainpool_core *core, dma_addr_t dma)
+/* Index in @t->slabs of the slab containing @dma, or -1. */
+static int cp_find_dma(const struct chainpool_core *core,
+		       const struct chainpool_table *t, dma_addr_t dma)
 {
-	u32 pos = cp_dma_upper(core, dma);
-	const struct chainpool_slab *slab;
+	u32 pos = cp_dma_upper(t, dma);
+	u32 id;
 
 	if (!pos)
-		return NULL;
-	slab = &core->slabs[core->by_dma[pos - 1]];
-	if (dma - slab->dma >= cp_slab_bytes(core, slab))
-		return NULL;
-	return slab;
+		return -1;
+	id = t->by_dma[pos - 1];
+	if (dma - t->slabs[id].dma >= cp_slab_bytes(core, &t->slabs[id]))
+		return -1;
+	return id;
 }
 
-static void cp_insert_sorted(u32 *ids, u32 n, u32 pos, u32 id)
+/* Copy @n sorted ids from @src to @dst with @id inserted at @pos. */
+static void cp_copy_insert(u32 *dst, const u32 *src, u32 n, u32 pos, u32 id)
 {
-	memmove(&ids[pos + 1], &ids[pos], (n - pos) * sizeof(*ids));
-	ids[pos] = id;
+	if (pos)
+		memcpy(dst, src, pos * sizeof(*dst));
+	dst[pos] = id;
+	if (n > pos)
+		memcpy(dst + pos + 1, src + pos, (n - pos) * sizeof(*dst));
+}
+
+/* Does @slab overlap, in DMA or (debug) CPU space, a slab of @t? */
+static bool cp_overlaps(const struct chainpool_core *core,
+			const struct chainpool_table *t,
+			const struct chainpool_slab *slab, u32 dma_pos,
+			u32 cpu_pos)
+{
+	u32 bytes = cp_slab_bytes(core, slab);
+	uintptr_t cpu = (uintptr_t)slab->cpu;
+	const struct chainpool_slab *s;
+
+	if (!t)
+		return false;
+	if (dma_pos) {
+		s = &t->slabs[t->by_dma[dma_pos - 1]];
+		if (slab->dma - s->dma < cp_slab_bytes(core, s))
+			return true;
+	}
+	if (dma_pos < t->nr_slabs &&
+	    t->slabs[t->by_dma[dma_pos]].dma - slab->dma < bytes)
+		return true;
+	if (!t->by_cpu)
+		return false;
+	if (cpu_pos) {
+		s = &t->slabs[t->by_cpu[cpu_pos - 1]];
+		if (cpu - (uintptr_t)s->cpu < cp_slab_bytes(core, s))
+			return true;
+	}
+	return cpu_pos < t->nr_slabs &&
+	       (uintptr_t)t->slabs[t->by_cpu[cpu_pos]].cpu - cpu < bytes;
 }
 
 /**
  * chainpool_core_add_slab() - add a slab to the pool
  * @core: pool state
- * @slab: slab from chainpool_slab_acquire(), with an in-use map of
- *	chainpool_core_map_bytes() zeroed bytes when the pool debugs
+ * @slab: slab from chainpool_slab_acquire()
+ * @map: with debug, the slab's in-use map of chainpool_core_map_bytes()
+ *	zeroed bytes, owned by the pool from now on; else NULL
+ * @storage: chainpool_core_table_bytes(@max_slabs, debug) bytes, aligned
+ *	for pointers (any kmalloc() or malloc() result is), for the new table
+ * @max_slabs: capacity of @storage, at least the pool's slabs plus one
+ * @old_table: set on success to the table no longer used (NULL for the
+ *	first slab), which the caller frees once no lock-free reader can
+ *	still be in it
  *
- * O(slabs) for keeping the lookup tables sorted, independent of blocks.
+ * The new table, the old one plus @slab, is built in @storage and then
+ * published; the old one is left untouched for readers still in it.
+ * O(slabs), independent of blocks.
  *
- * Return: 0; -ENOSPC when the table is full (grow it and retry); -EINVAL
- * when the slab does not fit the layout or lacks its debug map; -EEXIST
- * when it overlaps a slab of the pool.
+ * Return: 0, and @storage is the pool's; -ENOSPC when @max_slabs is too
+ * small (the pool grew meanwhile); -EINVAL when the slab does not fit the
+ * layout or lacks its debug map; -EEXIST when it overlaps a slab of the
+ * pool.  On error @storage is not used.
  */
 int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab)
+			    const struct chainpool_slab *slab, u32 *map,
+			    void *storage, u32 max_slabs,
+			    struct chainpool_table **old_table)
 {
 	const struct chainpool_plan *plan = &core->plan;
-	uintptr_t cpu = (uintptr_t)slab->cpu;
-	u32 id = core->nr_slabs;
-	u32 dma_pos, cpu_pos;
-	u32 bytes;
+	struct chainpool_table *old = CP_TABLE(core->table);
+	u32 n = core->nr_slabs;
+	u32 dma_pos, cpu_pos = 0;
+	struct chainpool_table *t;
 
 	if (slab->order < plan->min_order || slab->order >= CHAINPOOL_NR_ORDERS ||
 	    ((u64)plan->page_size << slab->order) > CHAINPOOL_MAX_SLAB_BYTES)
 		return -EINVAL;
-	bytes = chainpool_plan_slab_bytes(plan, slab->order);
 	if (!chainpool_plan_slab_fits(plan, slab->order, slab->cpu, slab->dma))
 		return -EINVAL;
 	if (slab->nr_blocks != chainpool_plan_blocks_per_slab(plan, slab->order))
 		return -EINVAL;
-	if (core->debug && !slab->inuse_map)
+	if (core->debug != !!map)
 		return -EINVAL;
-	if (core->nr_slabs == core->max_slabs)
+	if (!storage || max_slabs <= n)
 		return -ENOSPC;
 
-	dma_pos = cp_dma_upper(core, slab->dma);
-	if (dma_pos) {
-		const struct chainpool_slab *prev =
-			&core->slabs[core->by_dma[dma_pos - 1]];
-
-		if (slab->dma - prev->dma < cp_slab_bytes(core, prev))
-			return -EEXIST;
-	}
-	if (dma_pos < core->nr_slabs &&
-	    core->slabs[core->by_dma[dma_pos]].dma - slab->dma < bytes)
+	dma_pos = cp_dma_upper(old, slab->dma);
+	if (core->debug)
+		cpu_pos = cp_cpu_upper(old, (uintptr_t)slab->cpu);
+	if (cp_overlaps(core, old, slab, dma_pos, cpu_pos))
 		return -EEXIST;
 
-	cpu_pos = cp_cpu_upper(core, cpu);
-	if (cpu_pos) {
-		const struct chainpool_slab *prev =
-			&core->slabs[core->by_cpu[cpu_pos - 1]];
-
-		if (cpu - (uintptr_t)prev->cpu < cp_slab_bytes(core, prev))
-			return -EEXIST;
-	}
-	if (cpu_pos < core->nr_slabs &&
-	    cp_slab_cpu_key(core, core->by_cpu[cpu_pos]) - cpu < bytes)
-		return -EEXIST;
-
-	core->slabs[id] = *slab;
-	cp_insert_sorted(core->by_dma, core->nr_slabs, dma_pos, id);
-	cp_insert_sorted(core->by_cpu, core->nr_slabs, cpu_pos, id);
-	core->nr_slabs++;
-	core->nr_blocks += slab->nr_blocks;
-	core->dma_bytes += bytes;
-	if (slab->inuse_map)
+	t = cp_table_init(storage, max_slabs, core->debug);
+	if (n)
+		memcpy(t->slabs, old->slabs, n * sizeof(*t->slabs));
+	t->slabs[n] = *slab;
+	cp_copy_insert(t->by_dma, n ? old->by_dma : NULL, n, dma_pos, n);
+	if (core->debug) {
+		cp_copy_insert(t->by_cpu, n ? old->by_cpu : NULL, n, cpu_pos,
+			       n);
+		if (n)
+			memcpy(t->maps, old->maps, n * sizeof(*t->maps));
+		t->maps[n] = map;
 		core->map_bytes += chainpool_core_map_bytes(plan, slab->order);
+	}
+	t->nr_slabs = n + 1;
+	CP_PUBLISH(core->table, t);
+	*old_table = old;
+
+	core->nr_slabs = n + 1;
+	core->nr_blocks += slab->nr_blocks;
+	core->dma_bytes += cp_slab_bytes(core, slab);
+	core->table_bytes = chainpool_core_table_bytes(max_slabs, core->debug);
 	core->slabs_by_order[slab->order]++;
 	return 0;
 }
@@ -599,18 +630,18 @@ static void cp_clear_bit(u32 *map, u32 bit)
 	map[bit / 32] &= ~(1U << (bit % 32));
 }
 
-/* Slab and index of the block starting at @dma, for debug checks. */
-static struct chainpool_slab *cp_block_of(const struct chainpool_core *core,
-					  dma_addr_t dma, u32 *index)
+/* Slab id and block index of the block starting at @dma, or -1. */
+static int cp_block_of(const struct chainpool_core *core,
+		       const struct chainpool_table *t, dma_addr_t dma,
+		       u32 *index)
 {
-	const struct chainpool_slab *slab = cp_find_dma(core, dma);
+	int id = cp_find_dma(core, t, dma);
 
-	if (!slab ||
-	    chainpool_plan_offset_to_index(&core->plan, slab->order,
-					   (u32)(dma - slab->dma), index))
-		return NULL;
-	/* The table is the caller's memory; only the const-ness is local. */
-	return &core->slabs[slab - core->slabs];
+	if (id < 0 ||
+	    chainpool_plan_offset_to_index(&core->plan, t->slabs[id].order,
+					   (u32)(dma - t->slabs[id].dma), index))
+		return -1;
+	return id;
 }
 
 /* Bytes after the link must still carry the free poison. */
@@ -634,14 +665,16 @@ static void cp_set_carve(struct chainpool_core *core, u32 slab, u32 next)
 }
 
 /* The slab the bump cursor carves from next, past used-up ones; or NULL. */
-static struct chainpool_slab *cp_carve_slab(struct chainpool_core *core)
+static const struct chainpool_slab *cp_carve_slab(struct chainpool_core *core)
 {
+	const struct chainpool_table *t = CP_TABLE(core->table);
+
 	while (core->carve_slab < core->nr_slabs &&
-	       core->carve_next == core->slabs[core->carve_slab].nr_blocks)
+	       core->carve_next == t->slabs[core->carve_slab].nr_blocks)
 		cp_set_carve(core, core->carve_slab + 1, 0);
 	if (core->carve_slab == core->nr_slabs)
 		return NULL;
-	return &core->slabs[core->carve_slab];
+	return &t->slabs[core->carve_slab];
 }
 
 /*
@@ -651,14 +684,15 @@ static struct chainpool_slab *cp_carve_slab(struct chainpool_core *core)
 static bool cp_free_target_ok(const struct chainpool_core *core,
 			      const void *ptr)
 {
-	const struct chainpool_slab *slab;
+	const struct chainpool_table *t = CP_TABLE(core->table);
 	dma_addr_t dma;
 	u32 index;
+	int id;
 
 	if (chainpool_core_virt_to_dma(core, ptr, &dma))
 		return false;
-	slab = cp_block_of(core, dma, &index);
-	return slab && !cp_test_bit(slab->inuse_map, index);
+	id = cp_block_of(core, t, dma, &index);
+	return id >= 0 && !cp_test_bit(t->maps[id], index);
 }
 
 /**
@@ -688,10 +722,12 @@ static bool cp_free_target_ok(const struct chainpool_core *core,
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma)
 {
-	struct chainpool_slab *slab = NULL;
+	const struct chainpool_table *t = CP_TABLE(core->table);
+	const struct chainpool_slab *slab = NULL;
 	dma_addr_t block_dma;
 	u32 index = 0;
 	void *block;
+	int id = -1;
 	int ret = 0;
 
 	if (core->free_head) {
@@ -717,13 +753,14 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 				next = NULL;
 				ret = -EIO;
 			}
-			slab = cp_block_of(core, block_dma, &index);
+			id = cp_block_of(core, t, block_dma, &index);
 		}
 		core->free_head = next;
 	} else {
 		slab = cp_carve_slab(core);
 		if (!slab)
 			return -ENOMEM;
+		id = core->carve_slab;
 		index = core->carve_next;
 		cp_set_carve(core, core->carve_slab, index + 1);
 		block_dma = slab->dma + chainpool_plan_block_offset(&core->plan,
@@ -734,10 +771,11 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 
 	if (core->debug) {
 		/* A corrupted link may point anywhere; do not trust it. */
-		if (!slab || (u8 *)slab->cpu + (u32)(block_dma - slab->dma) != block)
+		if (id < 0 || (u8 *)t->slabs[id].cpu +
+			      (u32)(block_dma - t->slabs[id].dma) != block)
 			ret = -EIO;
 		else
-			cp_set_bit(slab->inuse_map, index);
+			cp_set_bit(t->maps[id], index);
 	}
 	if (flags & CHAINPOOL_ALLOC_ZERO)
 		memset(block, 0, core->plan.size);
@@ -770,17 +808,19 @@ int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 	struct chainpool_free_link *link = vaddr;
 
 	if (core->debug) {
-		struct chainpool_slab *slab;
+		const struct chainpool_table *t = CP_TABLE(core->table);
 		u32 index;
+		int id;
 
-		slab = cp_block_of(core, dma, &index);
-		if (!slab)
+		id = cp_block_of(core, t, dma, &index);
+		if (id < 0)
 			return -EFAULT;
-		if ((u8 *)slab->cpu + (u32)(dma - slab->dma) != vaddr)
+		if ((u8 *)t->slabs[id].cpu + (u32)(dma - t->slabs[id].dma) !=
+		    vaddr)
 			return -EINVAL;
-		if (!cp_test_bit(slab->inuse_map, index))
+		if (!cp_test_bit(t->maps[id], index))
 			return -EALREADY;
-		cp_clear_bit(slab->inuse_map, index);
+		cp_clear_bit(t->maps[id], index);
 		memset(vaddr, CHAINPOOL_POISON_FREED, core->plan.footprint);
 	}
 
@@ -883,28 +923,28 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
  */
 int chainpool_core_release_all(struct chainpool_core *core)
 {
+	const struct chainpool_table *t = CP_TABLE(core->table);
 	const struct chainpool_plan *plan = &core->plan;
 	u64 marked = 0;
 	u32 i, w;
 
-	if (core->debug) {
-		for (i = 0; i < core->nr_slabs; i++) {
-			struct chainpool_slab *slab = &core->slabs[i];
-			u32 words = chainpool_core_map_bytes(plan, slab->order) /
-				    sizeof(u32);
+	for (i = 0; core->debug && i < core->nr_slabs; i++) {
+		const struct chainpool_slab *slab = &t->slabs[i];
+		u32 words = chainpool_core_map_bytes(plan, slab->order) /
+			    sizeof(u32);
+		u32 *map = t->maps[i];
 
-			for (w = 0; w < words; w++) {
-				u32 v = slab->inuse_map[w];
+		for (w = 0; w < words; w++) {
+			u32 v = map[w];
 
-				while (v) {
-					v &= v - 1;
-					marked++;
-				}
-				slab->inuse_map[w] = 0;
+			while (v) {
+				v &= v - 1;
+				marked++;
 			}
-			memset(slab->cpu, CHAINPOOL_POISON_FREED,
-			       chainpool_plan_slab_bytes(plan, slab->order));
+			map[w] = 0;
 		}
+		memset(slab->cpu, CHAINPOOL_POISON_FREED,
+		       chainpool_plan_slab_bytes(plan, slab->order));
 	}
 	core->free_head = NULL;
 	cp_set_carve(core, 0, 0);
@@ -915,32 +955,40 @@ int chainpool_core_release_all(struct chainpool_core *core)
 
 /**
  * chainpool_core_lookup() - CPU address of a handed-out block
- * @table: the pool's state, or a copy of it whose slab table is immutable
+ * @core: pool state; only its geometry and cursor are read
+ * @table: the pool's slab table, taken under the lock or, lock-free, under
+ *	rcu_read_lock() from rcu_dereference(core->table); may be NULL
  * @dma: DMA address
- * @carve_pos: the pool's current carve_pos (the copy's may be stale)
  *
  * O(log slabs).  Finds only blocks the pool has handed out: carved before
- * @carve_pos and, with debug, in use now.  Without debug, a block freed
- * one by one is still found: the pool does not track it.
+ * the cursor and, with debug, in use now.  Without debug, a block freed
+ * one by one is still found: the pool does not track it.  A table older
+ * than the cursor is fine: the cursor only names slabs carving reached,
+ * and every slab of the table is there.
  *
  * Return: the CPU address, or NULL when @dma is not the start of such a
  * block.
  */
-void *chainpool_core_lookup(const struct chainpool_core *table,
-			    dma_addr_t dma, u64 carve_pos)
+void *chainpool_core_lookup(const struct chainpool_core *core,
+			    const struct chainpool_table *table,
+			    dma_addr_t dma)
 {
-	const struct chainpool_slab *slab = cp_find_dma(table, dma);
+	const struct chainpool_slab *slab;
 	u32 offset, index;
+	int id = -1;
 
-	if (!slab)
+	if (table)
+		id = cp_find_dma(core, table, dma);
+	if (id < 0)
 		return NULL;
+	slab = &table->slabs[id];
 	offset = (u32)(dma - slab->dma);
-	if (chainpool_plan_offset_to_index(&table->plan, slab->order, offset,
+	if (chainpool_plan_offset_to_index(&core->plan, slab->order, offset,
 					   &index))
 		return NULL;
-	if (((u64)(slab - table->slabs) << 32 | index) >= carve_pos)
+	if (((u64)id << 32 | index) >= CP_READ_ONCE(core->carve_pos))
 		return NULL;
-	if (table->debug && !cp_test_bit(slab->inuse_map, index))
+	if (core->debug && !cp_test_bit(table->maps[id], index))
 		return NULL;
 	return (u8 *)slab->cpu + offset;
 }
@@ -950,37 +998,43 @@ void *chainpool_core_lookup(const struct chainpool_core *table,
  * @core: pool state
  * @dma: DMA address
  *
- * chainpool_core_lookup() with the pool's own cursor.
+ * chainpool_core_lookup() in the pool's current table, for a caller that
+ * holds the lock.
  *
  * Return: the CPU address, or NULL.
  */
 void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 				 dma_addr_t dma)
 {
-	return chainpool_core_lookup(core, dma, core->carve_pos);
+	return chainpool_core_lookup(core, CP_TABLE(core->table), dma);
 }
 
 /**
  * chainpool_core_virt_to_dma() - DMA address of the block at a CPU address
- * @core: pool state
+ * @core: pool state, with debug (only a debug pool keeps the CPU address
+ *	index this needs)
  * @vaddr: CPU address
  * @dma: set to the DMA address on success
  *
  * O(log slabs).
  *
- * Return: 0, or -EFAULT when @vaddr is not the start of a block of this pool.
+ * Return: 0; -EFAULT when @vaddr is not the start of a block of this
+ * pool; -EOPNOTSUPP when the pool does not debug.
  */
 int chainpool_core_virt_to_dma(const struct chainpool_core *core,
 			       const void *vaddr, dma_addr_t *dma)
 {
+	const struct chainpool_table *t = CP_TABLE(core->table);
 	uintptr_t cpu = (uintptr_t)vaddr;
-	u32 pos = cp_cpu_upper(core, cpu);
 	const struct chainpool_slab *slab;
-	u32 offset, index;
+	u32 pos, offset, index;
 
+	if (!core->debug)
+		return -EOPNOTSUPP;
+	pos = cp_cpu_upper(t, cpu);
 	if (!pos)
 		return -EFAULT;
-	slab = &core->slabs[core->by_cpu[pos - 1]];
+	slab = &t->slabs[t->by_cpu[pos - 1]];
 	if (cpu - (uintptr_t)slab->cpu >= cp_slab_bytes(core, slab))
 		return -EFAULT;
 	offset = (u32)(cpu - (uintptr_t)slab->cpu);
@@ -1006,6 +1060,5 @@ void chainpool_core_get_stats(const struct chainpool_core *core,
 	memcpy(stats->slabs_by_order, core->slabs_by_order,
 	       sizeof(stats->slabs_by_order));
 	stats->dma_bytes = core->dma_bytes;
-	stats->meta_bytes = chainpool_core_table_bytes(core->max_slabs) +
-			    core->map_bytes;
+	stats->meta_bytes = core->table_bytes + core->map_bytes;
 }

@@ -65,26 +65,45 @@ struct chainpool_plan {
  * struct chainpool_slab - one physically contiguous coherent buffer
  * @cpu: CPU address returned by the DMA allocator
  * @dma: DMA address returned by the DMA allocator
- * @inuse_map: one bit per block when debugging, else NULL
  * @nr_blocks: blocks in this slab
  * @order: slab size is chainpool_plan_slab_bytes() of @order
  */
 struct chainpool_slab {
 	void *cpu;
 	dma_addr_t dma;
-	u32 *inuse_map;
 	u32 nr_blocks;
 	unsigned int order;
 };
 
 /**
- * struct chainpool_core - state of one pool
- * @plan: geometry
+ * struct chainpool_table - the slabs of a pool, never changed once published
+ * @nr_slabs: slabs in the table
+ * @max_slabs: capacity the storage was laid out for
  * @slabs: slabs in the order they were added; carving follows this order
  * @by_dma: indexes into @slabs sorted by DMA address
- * @by_cpu: indexes into @slabs sorted by CPU address
- * @nr_slabs: slabs in the table
- * @max_slabs: capacity of the table storage
+ * @by_cpu: indexes into @slabs sorted by CPU address; debug pools only
+ * @maps: each slab's in-use map, one bit per block; debug pools only
+ *
+ * Adding a slab builds a new table in fresh storage and publishes it with
+ * release semantics (in the kernel: rcu_assign_pointer()), so a lock-free
+ * reader sees either the old table or the new one, each complete.  The
+ * in-use maps are shared between tables; only their bits change.
+ */
+struct chainpool_table {
+	u32 nr_slabs;
+	u32 max_slabs;
+	struct chainpool_slab *slabs;
+	u32 *by_dma;
+	u32 *by_cpu;
+	u32 **maps;
+};
+
+/**
+ * struct chainpool_core - state of one pool
+ * @plan: geometry
+ * @table: the slab table; read under the caller's lock or, by
+ *	chainpool_core_lookup() only, lock-free (RCU in the kernel)
+ * @nr_slabs: slabs in @table
  * @free_head: last freed block; each free block links to the next one
  * @carve_slab: slab the bump cursor is in
  * @carve_next: next never-used block of @carve_slab
@@ -93,17 +112,15 @@ struct chainpool_slab {
  * @nr_blocks: blocks in all slabs
  * @nr_in_use: blocks handed out and not yet freed
  * @dma_bytes: bytes of all slabs
+ * @table_bytes: bytes of the storage of @table
  * @map_bytes: bytes of all debug in-use maps
  * @slabs_by_order: number of slabs of each order
- * @debug: poison freed blocks and check frees against @inuse_map
+ * @debug: poison freed blocks, check frees against in-use maps
  */
 struct chainpool_core {
 	struct chainpool_plan plan;
-	struct chainpool_slab *slabs;
-	u32 *by_dma;
-	u32 *by_cpu;
+	struct chainpool_table __rcu *table;
 	u32 nr_slabs;
-	u32 max_slabs;
 	void *free_head;
 	u32 carve_slab;
 	u32 carve_next;
@@ -111,6 +128,7 @@ struct chainpool_core {
 	u64 nr_blocks;
 	u32 nr_in_use;
 	u64 dma_bytes;
+	u64 table_bytes;
 	u64 map_bytes;
 	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];
 	bool debug;
@@ -211,13 +229,15 @@ int chainpool_slab_acquire(const struct chainpool_plan *plan,
 
 void chainpool_core_init(struct chainpool_core *core,
 			 const struct chainpool_plan *plan, bool debug);
-size_t chainpool_core_table_bytes(u32 max_slabs);
-int chainpool_core_replace_table(struct chainpool_core *core, void *storage,
-				 u32 max_slabs, void **old_storage);
+size_t chainpool_core_table_bytes(u32 max_slabs, bool debug);
 size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 				unsigned int order);
 int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab);
+			    const struct chainpool_slab *slab, u32 *map,
+			    void *storage, u32 max_slabs,
+			    struct chainpool_table **old_table);
+const struct chainpool_table *
+chainpool_core_table(const struct chainpool_core *core);
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma);
 int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
@@ -226,8 +246,9 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 			dma_addr_t dma);
 int chainpool_core_release_all(struct chainpool_core *core);
-void *chainpool_core_lookup(const struct chainpool_core *table,
-			    dma_addr_t dma, u64 carve_pos);
+void *chainpool_core_lookup(const struct chainpool_core *core,
+			    const struct chainpool_table *table,
+			    dma_addr_t dma);
 void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 				 dma_addr_t dma);
 int chainpool_core_virt_to_dma(const struct chainpool_core *core,

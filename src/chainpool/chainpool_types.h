@@ -14,9 +14,13 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/compiler.h>
+#include <linux/rcupdate.h>
 
 #define CP_WRITE_ONCE(x, val)	WRITE_ONCE(x, val)
 #define CP_READ_ONCE(x)		READ_ONCE(x)
+/* The slab table: written under the pool lock, read with RCU. */
+#define CP_TABLE(p)		rcu_dereference_protected(p, true)
+#define CP_PUBLISH(p, v)	rcu_assign_pointer(p, v)
 
 #else /* !__KERNEL__ */
 
@@ -42,6 +46,9 @@ typedef u64 dma_addr_t;
 /* The user-space tests are single-threaded: plain accesses will do. */
 #define CP_WRITE_ONCE(x, val)	((x) = (val))
 #define CP_READ_ONCE(x)		(x)
+#define __rcu
+#define CP_TABLE(p)		(p)
+#define CP_PUBLISH(p, v)	((p) = (v))
 
 #endif /* __KERNEL__ */
 

@@ -56,11 +56,18 @@ static void check_blocks(struct upool *pool, struct block *blocks, size_t n)
 			CHECK(same_unit(dma, plan->size, plan->boundary));
 		CHECK(same_unit(dma, plan->size, GIB4));
 		CHECK(chainpool_core_dma_to_virt(&pool->core, dma) == cpu);
-		CHECK_EQ(chainpool_core_virt_to_dma(&pool->core, cpu, &back), 0);
-		CHECK_EQ(back, dma);
 		/* Block starts are 16-aligned, so these are not blocks. */
 		CHECK(!chainpool_core_dma_to_virt(&pool->core, dma + 1));
 		CHECK(!chainpool_core_dma_to_virt(&pool->core, dma + 8));
+		if (!pool->core.debug) {
+			/* Only a debug pool keeps the CPU address index. */
+			CHECK_EQ(chainpool_core_virt_to_dma(&pool->core, cpu,
+							    &back),
+				 -EOPNOTSUPP);
+			continue;
+		}
+		CHECK_EQ(chainpool_core_virt_to_dma(&pool->core, cpu, &back), 0);
+		CHECK_EQ(back, dma);
 		CHECK_EQ(chainpool_core_virt_to_dma(&pool->core, cpu + 1, &back),
 			 -EFAULT);
 	}
@@ -85,7 +92,8 @@ static void check_before_slab(const struct chainpool_core *core,
 	u32 i;
 
 	for (i = 0; i < core->nr_slabs; i++) {
-		const struct chainpool_slab *other = &core->slabs[i];
+		const struct chainpool_slab *other =
+			&chainpool_core_table(core)->slabs[i];
 		u32 bytes = chainpool_plan_slab_bytes(&core->plan, other->order);
 
 		if (slab->dma >= 16 && before - other->dma < bytes) {
@@ -106,13 +114,14 @@ static void check_non_blocks(struct upool *pool)
 	u32 i;
 
 	for (i = 0; i < core->nr_slabs; i++) {
-		const struct chainpool_slab *slab = &core->slabs[i];
+		const struct chainpool_slab *slab =
+			&chainpool_core_table(core)->slabs[i];
 		u32 bytes = chainpool_plan_slab_bytes(plan, slab->order);
 		dma_addr_t end = slab->dma + bytes;
 		dma_addr_t back;
 
 		CHECK(chainpool_core_dma_to_virt(core, slab->dma) == slab->cpu);
-		if (!chainpool_core_dma_to_virt(core, end))
+		if (core->debug && !chainpool_core_dma_to_virt(core, end))
 			CHECK_EQ(chainpool_core_virt_to_dma(core,
 							    (u8 *)slab->cpu + bytes,
 							    &back), -EFAULT);
@@ -637,12 +646,15 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 		      bulk[i].cpu);
 	}
 	/* Blocks the fill made but nobody took are not found. */
-	if (pool.core.nr_blocks > n)
-		CHECK(!chainpool_core_dma_to_virt(&pool.core,
-				pool.core.slabs[pool.core.nr_slabs - 1].dma +
+	if (pool.core.nr_blocks > n) {
+		const struct chainpool_slab *last =
+			&chainpool_core_table(&pool.core)->slabs[pool.core.nr_slabs - 1];
+
+		CHECK(!chainpool_core_dma_to_virt(&pool.core, last->dma +
 				chainpool_plan_block_offset(&pool.core.plan,
-					pool.core.slabs[pool.core.nr_slabs - 1].order,
-					pool.core.slabs[pool.core.nr_slabs - 1].nr_blocks - 1)));
+							    last->order,
+							    last->nr_blocks - 1)));
+	}
 	check_blocks(&pool, bulk, n);
 
 	/* Whole-pool release: nothing in use, nothing found, no leak. */
@@ -754,6 +766,70 @@ static void test_bulk_fault(void **state)
 }
 
 /* Debug release: the in-use maps must add up to the blocks in use. */
+/*
+ * Adding a slab publishes a new table and leaves the old one as it was, so
+ * a lock-free reader still in the old table finds every block it holds;
+ * the new table finds the new slab's blocks too.  Both a lean and a debug
+ * pool, whose table also carries the CPU index and the in-use maps.
+ */
+static void test_table_publication(void **state)
+{
+	struct chainpool_table *old, *t1;
+	struct chainpool_slab slab;
+	struct fake_dma fd;
+	struct upool pool;
+	void *storage[2], *cpu[2];
+	dma_addr_t dma[2];
+	u32 *map[2] = { NULL, NULL };
+	int i, debug;
+
+	(void)state;
+	for (debug = 0; debug < 2; debug++) {
+		snprintf(test_case, sizeof(test_case), "table publication debug=%d",
+			 debug);
+		fake_dma_init(&fd, 0x40000000);
+		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
+		for (i = 0; i < 2; i++) {
+			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
+							&fake_dma_ops, &fd, NULL,
+							NULL, &slab), 0);
+			if (debug)
+				map[i] = calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0));
+			storage[i] = malloc(chainpool_core_table_bytes(i + 1,
+								       debug));
+			/* Storage for fewer slabs than the table needs. */
+			CHECK_EQ(chainpool_core_add_slab(&pool.core, &slab,
+							 map[i], storage[i], i,
+							 &old), -ENOSPC);
+			CHECK_EQ(chainpool_core_add_slab(&pool.core, &slab,
+							 map[i], storage[i],
+							 i + 1, &old), 0);
+			CHECK(old == (i ? storage[0] : NULL));
+			CHECK(chainpool_core_table(&pool.core) == storage[i]);
+			/* Take every block of the slab; keep the last one. */
+			while (pool.core.nr_in_use < pool.core.nr_blocks)
+				CHECK_EQ(chainpool_core_alloc(&pool.core, 0,
+							      &cpu[i], &dma[i]),
+					 0);
+		}
+		t1 = storage[0];
+		CHECK_EQ(t1->nr_slabs, 1);
+		CHECK_EQ(t1->max_slabs, 1);
+		CHECK(chainpool_core_lookup(&pool.core, t1, dma[0]) == cpu[0]);
+		CHECK(!chainpool_core_lookup(&pool.core, t1, dma[1]));
+		CHECK(chainpool_core_lookup(&pool.core, storage[1], dma[0]) ==
+		      cpu[0]);
+		CHECK(chainpool_core_lookup(&pool.core, storage[1], dma[1]) ==
+		      cpu[1]);
+		CHECK_EQ(pool.core.table_bytes,
+			 chainpool_core_table_bytes(2, debug));
+		free(storage[0]);
+		pool.table_allocs = 1;	/* storage[1] is upool_destroy()'s */
+		CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+		check_no_leak(&pool, &fd);
+	}
+}
+
 static void test_release_debug(void **state)
 {
 	struct block blocks[64];
@@ -779,10 +855,10 @@ static void test_release_debug(void **state)
 	/* A stray in-use bit no allocation accounts for is reported. */
 	sink.calls = 0;
 	CHECK_EQ(upool_alloc_bulk(&pool, 10, 0, bulk_store, &sink), 0);
-	pool.core.slabs[0].inuse_map[1] |= 1;	/* block 32: never taken */
+	chainpool_core_table(&pool.core)->maps[0][1] |= 1; /* block 32: never taken */
 	CHECK_EQ(chainpool_core_release_all(&pool.core), -EIO);
 	CHECK_EQ(pool.core.nr_in_use, 0);
-	CHECK_EQ(pool.core.slabs[0].inuse_map[1], 0);
+	CHECK_EQ(chainpool_core_table(&pool.core)->maps[0][1], 0);
 	check_no_leak(&pool, &fd);
 }
 
@@ -847,12 +923,15 @@ static void test_stats(void **state)
 	CHECK_EQ(st.blocks_in_use, 1000);
 	CHECK_EQ(st.dma_bytes, 365ULL * (128 << 10) + (32 << 10));
 	CHECK_EQ(st.dma_bytes, fd.live_bytes);
-	CHECK_EQ(st.meta_bytes, chainpool_core_table_bytes(512));
+	/* Lean: a table of exactly the slabs, no per-block metadata. */
+	CHECK_EQ(st.meta_bytes, chainpool_core_table_bytes(366, false));
+	CHECK(st.meta_bytes <= 16 << 10);
 	CHECK_EQ(pool.acquire.fallbacks, 0);
 
 	/* Destroy with blocks in use keeps the slabs: the device may DMA. */
 	kept = alloc_array(st.nr_slabs, sizeof(*kept));
-	memcpy(kept, pool.core.slabs, st.nr_slabs * sizeof(*kept));
+	memcpy(kept, chainpool_core_table(&pool.core)->slabs,
+	       st.nr_slabs * sizeof(*kept));
 	CHECK_EQ(upool_destroy(&pool), 1000);
 	CHECK_EQ(fd.live, 366);
 	for (order = 0; order < st.nr_slabs; order++)
@@ -880,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_bulk_partial),
 		cmocka_unit_test(test_bulk_fault),
 		cmocka_unit_test(test_release_debug),
+		cmocka_unit_test(test_table_publication),
 		cmocka_unit_test(test_stats),
 	};
 

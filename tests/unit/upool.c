@@ -24,30 +24,41 @@ int upool_init(struct upool *pool, struct fake_dma *fd, size_t size,
 	return 0;
 }
 
-static int upool_grow_table(struct upool *pool)
+/*
+ * Add @slab as the kernel glue does: the core builds the new table in
+ * fresh storage, and the old one is freed (in the kernel, after an RCU
+ * grace period).  Each table's storage is counted so tests can check that
+ * none leaks.
+ */
+static int upool_add_slab(struct upool *pool,
+			  const struct chainpool_slab *slab, u32 *map)
 {
-	u32 max = pool->core.max_slabs ? pool->core.max_slabs * 2 : 4;
-	void *storage = malloc(chainpool_core_table_bytes(max));
-	void *old;
+	u32 max = pool->core.nr_slabs + 1;
+	void *storage = malloc(chainpool_core_table_bytes(max,
+							  pool->core.debug));
+	struct chainpool_table *old;
+	int ret;
 
 	if (!storage)
 		return -ENOMEM;
 	pool->table_allocs++;
-	if (chainpool_core_replace_table(&pool->core, storage, max, &old)) {
+	ret = chainpool_core_add_slab(&pool->core, slab, map, storage, max,
+				      &old);
+	if (ret) {
 		free(storage);
 		pool->table_frees++;
-		return -EINVAL;
+		return ret;
 	}
 	if (old)
 		pool->table_frees++;
 	free(old);
-	pool->table = storage;
 	return 0;
 }
 
 int upool_grow(struct upool *pool, unsigned int order)
 {
 	struct chainpool_slab slab;
+	u32 *map = NULL;
 	int ret;
 
 	ret = chainpool_slab_acquire(&pool->core.plan, order, &fake_dma_ops,
@@ -56,25 +67,22 @@ int upool_grow(struct upool *pool, unsigned int order)
 	if (ret)
 		return ret;
 	if (pool->core.debug) {
-		slab.inuse_map = calloc(1, chainpool_core_map_bytes(&pool->core.plan,
-								    slab.order));
-		if (!slab.inuse_map)
+		map = calloc(1, chainpool_core_map_bytes(&pool->core.plan,
+							 slab.order));
+		if (!map) {
+			ret = -ENOMEM;
 			goto free_slab;
+		}
 	}
-	ret = chainpool_core_add_slab(&pool->core, &slab);
-	if (ret == -ENOSPC) {
-		ret = upool_grow_table(pool);
-		if (!ret)
-			ret = chainpool_core_add_slab(&pool->core, &slab);
-	}
+	ret = upool_add_slab(pool, &slab, map);
 	if (!ret)
 		return 0;
 free_slab:
-	free(slab.inuse_map);
+	free(map);
 	fake_dma_ops.free(pool->fd,
 			  chainpool_plan_slab_bytes(&pool->core.plan, slab.order),
 			  slab.cpu, slab.dma);
-	return ret ? ret : -ENOMEM;
+	return ret;
 }
 
 int upool_fill(struct upool *pool, u64 nr_blocks)
@@ -116,22 +124,24 @@ int upool_alloc_bulk(struct upool *pool, u32 count, unsigned int flags,
 
 u32 upool_destroy(struct upool *pool)
 {
+	const struct chainpool_table *t = chainpool_core_table(&pool->core);
 	u32 in_use = pool->core.nr_in_use;
 	u32 i;
 
 	for (i = 0; i < pool->core.nr_slabs; i++) {
-		struct chainpool_slab *slab = &pool->core.slabs[i];
+		const struct chainpool_slab *slab = &t->slabs[i];
 
-		free(slab->inuse_map);
+		if (t->maps)
+			free(t->maps[i]);
 		if (!in_use)
 			fake_dma_ops.free(pool->fd,
 					  chainpool_plan_slab_bytes(&pool->core.plan,
 								    slab->order),
 					  slab->cpu, slab->dma);
 	}
-	free(pool->table);
-	if (pool->table)
+	if (t)
 		pool->table_frees++;
-	pool->table = NULL;
+	free((void *)t);
+	pool->core.table = NULL;
 	return in_use;
 }

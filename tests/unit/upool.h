@@ -14,7 +14,6 @@ struct upool {
 	struct fake_dma *fd;
 	struct chainpool_fault fault;
 	struct chainpool_acquire_stats acquire;
-	void *table;
 	u64 table_allocs;
 	u64 table_frees;
 };
