@@ -310,7 +310,8 @@ static void chainpool_debugfs_del(struct chainpool *pool)
  */
 static int chainpool_add_slab_locked(struct chainpool *pool,
 				     const struct chainpool_slab *slab,
-				     u32 *map, gfp_t gfp, unsigned long *flags)
+				     unsigned long *map, gfp_t gfp,
+				     unsigned long *flags)
 {
 	struct chainpool_table_mem *mem = NULL;
 	struct chainpool_table *old;
@@ -355,7 +356,7 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	struct chainpool_slab slab;
 	unsigned long flags;
 	bool injected, have_slab;
-	u32 *map = NULL;
+	unsigned long *map = NULL;
 	int ret;
 
 	/* Zeroing is done per block; slabs need none. */

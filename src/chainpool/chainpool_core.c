@@ -25,34 +25,6 @@ struct chainpool_free_link {
 
 #define CHAINPOOL_LINK_BYTES	((u32)sizeof(struct chainpool_free_link))
 
-static bool cp_is_pow2(u64 n)
-{
-	return n && !(n & (n - 1));
-}
-
-static unsigned int cp_ilog2(u64 n)
-{
-	unsigned int log = 0;
-
-	while (n >>= 1)
-		log++;
-	return log;
-}
-
-static u64 cp_roundup_pow2(u64 n)
-{
-	u64 p = 1;
-
-	while (p < n)
-		p <<= 1;
-	return p;
-}
-
-static u32 cp_round_up(u32 n, u32 align)
-{
-	return (n + align - 1) & ~(align - 1);
-}
-
 /**
  * chainpool_plan_init() - compute the geometry of a pool
  * @plan: filled in on success
@@ -72,11 +44,11 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 
 	if (!size || size > CHAINPOOL_MAX_BLOCK_SIZE)
 		return -EINVAL;
-	if (align && (!cp_is_pow2(align) || align > CHAINPOOL_MAX_BLOCK_SIZE))
+	if (align && (!is_power_of_2(align) || align > CHAINPOOL_MAX_BLOCK_SIZE))
 		return -EINVAL;
-	if (boundary && (!cp_is_pow2(boundary) || boundary < size))
+	if (boundary && (!is_power_of_2(boundary) || boundary < size))
 		return -EINVAL;
-	if (!cp_is_pow2(page_size) || page_size < CHAINPOOL_MIN_ALIGN)
+	if (!is_power_of_2(page_size) || page_size < CHAINPOOL_MIN_ALIGN)
 		return -EINVAL;
 
 	memset(plan, 0, sizeof(*plan));
@@ -85,8 +57,8 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 	/* A boundary no slab can reach constrains nothing. */
 	plan->boundary = boundary < CHAINPOOL_MAX_SLAB_BYTES ? boundary : 0;
 	plan->page_size = page_size;
-	plan->page_shift = cp_ilog2(page_size);
-	plan->stride = cp_round_up(plan->size, plan->align);
+	plan->page_shift = ilog2(page_size);
+	plan->stride = ALIGN(plan->size, plan->align);
 	plan->footprint = plan->size < CHAINPOOL_LINK_BYTES ?
 			  CHAINPOOL_LINK_BYTES : plan->size;
 
@@ -95,17 +67,17 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 	 * to a power of two (a 2.5 MB block takes 2.5 MB, not 4 MiB).  Its
 	 * order is that of the power of two holding it.
 	 */
-	min_bytes = cp_round_up(plan->stride, page_size);
-	if (cp_roundup_pow2(min_bytes) > CHAINPOOL_MAX_SLAB_BYTES)
+	min_bytes = ALIGN(plan->stride, page_size);
+	if (roundup_pow_of_two(min_bytes) > CHAINPOOL_MAX_SLAB_BYTES)
 		return -EINVAL;
 	plan->min_bytes = min_bytes;
-	plan->min_order = cp_ilog2(cp_roundup_pow2(min_bytes)) -
+	plan->min_order = ilog2(roundup_pow_of_two(min_bytes)) -
 			  plan->page_shift;
 
 	cap_bytes = slab_cap ? slab_cap : CHAINPOOL_DEFAULT_SLAB_CAP;
 	if (cap_bytes > CHAINPOOL_MAX_SLAB_BYTES)
 		cap_bytes = CHAINPOOL_MAX_SLAB_BYTES;
-	plan->max_order = cp_ilog2(cap_bytes) - plan->page_shift;
+	plan->max_order = ilog2(cap_bytes) - plan->page_shift;
 	if (cap_bytes < page_size || plan->max_order < plan->min_order)
 		plan->max_order = plan->min_order;
 	return 0;
@@ -398,7 +370,7 @@ size_t chainpool_core_table_bytes(u32 max_slabs, bool debug)
 	size_t per_slab = sizeof(struct chainpool_slab) + sizeof(u32);
 
 	if (debug)
-		per_slab += sizeof(u32) + sizeof(u32 *);
+		per_slab += sizeof(u32) + sizeof(unsigned long *);
 	return sizeof(struct chainpool_table) + (size_t)max_slabs * per_slab;
 }
 
@@ -411,7 +383,7 @@ static struct chainpool_table *cp_table_init(void *storage, u32 max_slabs,
 	t->nr_slabs = 0;
 	t->max_slabs = max_slabs;
 	t->slabs = (struct chainpool_slab *)(t + 1);
-	t->maps = debug ? (u32 **)(t->slabs + max_slabs) : NULL;
+	t->maps = debug ? (unsigned long **)(t->slabs + max_slabs) : NULL;
 	t->by_dma = debug ? (u32 *)(t->maps + max_slabs) :
 			    (u32 *)(t->slabs + max_slabs);
 	t->by_cpu = debug ? t->by_dma + max_slabs : NULL;
@@ -442,7 +414,7 @@ size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 {
 	u32 blocks = chainpool_plan_blocks_per_slab(plan, order);
 
-	return (blocks + 31) / 32 * sizeof(u32);
+	return BITS_TO_LONGS(blocks) * sizeof(unsigned long);
 }
 
 /* First position in @t->by_dma whose slab starts above @dma. */
@@ -562,7 +534,8 @@ static bool cp_overlaps(const struct chainpool_core *core,
  * pool.  On error @storage is not used.
  */
 int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab, u32 *map,
+			    const struct chainpool_slab *slab,
+			    unsigned long *map,
 			    void *storage, u32 max_slabs,
 			    struct chainpool_table **old_table)
 {
@@ -613,21 +586,6 @@ int chainpool_core_add_slab(struct chainpool_core *core,
 	core->table_bytes = chainpool_core_table_bytes(max_slabs, core->debug);
 	core->slabs_by_order[slab->order]++;
 	return 0;
-}
-
-static bool cp_test_bit(const u32 *map, u32 bit)
-{
-	return map[bit / 32] & (1U << (bit % 32));
-}
-
-static void cp_set_bit(u32 *map, u32 bit)
-{
-	map[bit / 32] |= 1U << (bit % 32);
-}
-
-static void cp_clear_bit(u32 *map, u32 bit)
-{
-	map[bit / 32] &= ~(1U << (bit % 32));
 }
 
 /* Slab id and block index of the block starting at @dma, or -1. */
@@ -692,7 +650,7 @@ static bool cp_free_target_ok(const struct chainpool_core *core,
 	if (chainpool_core_virt_to_dma(core, ptr, &dma))
 		return false;
 	id = cp_block_of(core, t, dma, &index);
-	return id >= 0 && !cp_test_bit(t->maps[id], index);
+	return id >= 0 && !test_bit(index, t->maps[id]);
 }
 
 /**
@@ -775,7 +733,7 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			      (u32)(block_dma - t->slabs[id].dma) != block)
 			ret = -EIO;
 		else
-			cp_set_bit(t->maps[id], index);
+			__set_bit(index, t->maps[id]);
 	}
 	if (flags & CHAINPOOL_ALLOC_ZERO)
 		memset(block, 0, core->plan.size);
@@ -818,9 +776,9 @@ int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 		if ((u8 *)t->slabs[id].cpu + (u32)(dma - t->slabs[id].dma) !=
 		    vaddr)
 			return -EINVAL;
-		if (!cp_test_bit(t->maps[id], index))
+		if (!test_bit(index, t->maps[id]))
 			return -EALREADY;
-		cp_clear_bit(t->maps[id], index);
+		__clear_bit(index, t->maps[id]);
 		memset(vaddr, CHAINPOOL_POISON_FREED, core->plan.footprint);
 	}
 
@@ -931,16 +889,11 @@ int chainpool_core_release_all(struct chainpool_core *core)
 	for (i = 0; core->debug && i < core->nr_slabs; i++) {
 		const struct chainpool_slab *slab = &t->slabs[i];
 		u32 words = chainpool_core_map_bytes(plan, slab->order) /
-			    sizeof(u32);
-		u32 *map = t->maps[i];
+			    sizeof(unsigned long);
+		unsigned long *map = t->maps[i];
 
 		for (w = 0; w < words; w++) {
-			u32 v = map[w];
-
-			while (v) {
-				v &= v - 1;
-				marked++;
-			}
+			marked += hweight_long(map[w]);
 			map[w] = 0;
 		}
 		memset(slab->cpu, CHAINPOOL_POISON_FREED,
@@ -988,7 +941,7 @@ void *chainpool_core_lookup(const struct chainpool_core *core,
 		return NULL;
 	if (((u64)id << 32 | index) >= CP_READ_ONCE(core->carve_pos))
 		return NULL;
-	if (core->debug && !cp_test_bit(table->maps[id], index))
+	if (core->debug && !test_bit(index, table->maps[id]))
 		return NULL;
 	return (u8 *)slab->cpu + offset;
 }

@@ -95,7 +95,7 @@ struct chainpool_table {
 	struct chainpool_slab *slabs;
 	u32 *by_dma;
 	u32 *by_cpu;
-	u32 **maps;
+	unsigned long **maps;
 };
 
 /**
@@ -233,7 +233,8 @@ size_t chainpool_core_table_bytes(u32 max_slabs, bool debug);
 size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 				unsigned int order);
 int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab, u32 *map,
+			    const struct chainpool_slab *slab,
+			    unsigned long *map,
 			    void *storage, u32 max_slabs,
 			    struct chainpool_table **old_table);
 const struct chainpool_table *

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The few types and helpers chainpool_core.c needs,
- * from the kernel when built as part of a module and from libc when built
- * into the user-space unit tests.
+ * The few types and helpers chainpool_core.c needs, by their kernel names:
+ * from the kernel when built as part of a module; from libc and the small
+ * headers of tests/unit/linux/ when built into the user-space unit tests
+ * and bench/core.
  */
 #ifndef CHAINPOOL_TYPES_H
 #define CHAINPOOL_TYPES_H
@@ -10,8 +11,10 @@
 #ifdef __KERNEL__
 
 #include <linux/types.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
-#include <linux/kernel.h>
+#include <linux/kernel.h>	/* ALIGN(), upper_32_bits() on every version */
+#include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/compiler.h>
 #include <linux/rcupdate.h>
@@ -40,9 +43,11 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef u64 dma_addr_t;
 
-/* Split shift, as in the kernel, so a 32-bit dma_addr_t stays defined. */
-#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
-#define BIT(nr) (1UL << (nr))
+/* The kernel's helpers, from tests/unit/linux/ (on the include path). */
+#include <linux/align.h>
+#include <linux/bitops.h>
+#include <linux/log2.h>
+#include <linux/wordpart.h>
 /* The user-space tests are single-threaded: plain accesses will do. */
 #define CP_WRITE_ONCE(x, val)	((x) = (val))
 #define CP_READ_ONCE(x)		(x)

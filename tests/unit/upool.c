@@ -31,7 +31,8 @@ int upool_init(struct upool *pool, struct fake_dma *fd, size_t size,
  * none leaks.
  */
 static int upool_add_slab(struct upool *pool,
-			  const struct chainpool_slab *slab, u32 *map)
+			  const struct chainpool_slab *slab,
+			  unsigned long *map)
 {
 	u32 max = pool->core.nr_slabs + 1;
 	void *storage = malloc(chainpool_core_table_bytes(max,
@@ -58,7 +59,7 @@ static int upool_add_slab(struct upool *pool,
 int upool_grow(struct upool *pool, unsigned int order)
 {
 	struct chainpool_slab slab;
-	u32 *map = NULL;
+	unsigned long *map = NULL;
 	int ret;
 
 	ret = chainpool_slab_acquire(&pool->core.plan, order, &fake_dma_ops,
