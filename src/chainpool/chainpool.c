@@ -312,48 +312,34 @@ static void chainpool_debugfs_del(struct chainpool *pool)
 }
 
 /*
- * Called with pool->lock held; drops and retakes it to allocate the new
- * table, which holds exactly the pool's slabs.  On success @map is the
- * pool's.
+ * A slab a growth has acquired but not yet added: growth collects its
+ * slabs and adds them in one new table (chainpool_commit()), so a fill of
+ * S slabs copies the table once, not S times.  The record lives in the
+ * slab's own first bytes, which nothing else uses until the table that
+ * holds the slab is published.
  */
-static int chainpool_add_slab_locked(struct chainpool *pool,
-				     const struct chainpool_slab *slab,
-				     unsigned long *map, gfp_t gfp,
-				     unsigned long *flags)
-{
-	struct chainpool_table_mem *mem = NULL;
-	struct chainpool_table *old;
-	u32 max = 0;
-	int ret;
+struct chainpool_pending {
+	struct chainpool_pending *next;
+	struct chainpool_slab slab;
+	unsigned long *map;
+};
 
-	for (;;) {
-		ret = chainpool_core_add_slab(&pool->core, slab, map,
-					      mem ? mem->storage : NULL, max,
-					      &old);
-		if (ret != -ENOSPC)
-			break;
-		/* First try, or others added slabs while the lock was off. */
-		max = pool->core.nr_slabs + 1;
-		spin_unlock_irqrestore(&pool->lock, *flags);
-		kfree(mem);
-		mem = kmalloc(sizeof(*mem) +
-			      chainpool_core_table_bytes(max, pool->core.debug),
-			      gfp);
-		spin_lock_irqsave(&pool->lock, *flags);
-		if (!mem)
-			return -ENOMEM;
+/* Give back slabs that never reached the pool; see chainpool_dma_free(). */
+static void chainpool_drop_pending(struct chainpool *pool,
+				   struct chainpool_dma_ctx *dc,
+				   struct chainpool_pending *p)
+{
+	struct chainpool_pending *next;
+
+	for (; p; p = next) {
+		struct chainpool_slab slab = p->slab;
+
+		next = p->next;
+		kfree(p->map);
+		chainpool_dma_free(dc, chainpool_plan_slab_bytes(&pool->core.plan,
+								 slab.order),
+				   slab.cpu, slab.dma);
 	}
-	if (ret) {
-		kfree(mem);
-		return ret;
-	}
-	/* Lock-free readers may still be in the old table. */
-	mem = chainpool_table_mem(old);
-	if (mem) {
-		mem->next = pool->retired;
-		pool->retired = mem;
-	}
-	return 0;
 }
 
 static void chainpool_free_tables(struct chainpool_table_mem *mem)
@@ -364,6 +350,76 @@ static void chainpool_free_tables(struct chainpool_table_mem *mem)
 		next = mem->next;
 		kfree(mem);
 	}
+}
+
+/*
+ * Add the @count slabs on @pending to the pool in one new table, which
+ * holds exactly the pool's slabs.  The table is staged from the published
+ * one without the lock and published under it; if another growth
+ * published first, it is staged again.  On success the pool owns the
+ * slabs and their maps; on failure they are given back.  The pool lock
+ * must not be held.
+ */
+static int chainpool_commit(struct chainpool *pool,
+			    struct chainpool_dma_ctx *dc,
+			    struct chainpool_pending *pending, u32 count)
+{
+	struct chainpool_core *core = &pool->core;
+	struct chainpool_table_mem *mem = NULL, *old_mem;
+	const struct chainpool_table *from;
+	struct chainpool_table *stage, *old;
+	struct chainpool_pending *p;
+	unsigned long flags;
+	u32 max = 0, n;
+	int ret;
+
+	/* A hint; the table read under RCU below tells. */
+	n = READ_ONCE(core->nr_slabs);
+	for (;;) {
+		if (max < n + count) {
+			max = n + count;
+			kfree(mem);
+			mem = kmalloc(sizeof(*mem) +
+				      chainpool_core_table_bytes(max, core->debug),
+				      dc->gfp);
+			ret = -ENOMEM;
+			if (!mem)
+				break;
+		}
+		/* Published tables never change; RCU keeps @from alive. */
+		rcu_read_lock();
+		from = rcu_dereference(core->table);
+		n = from ? from->nr_slabs : 0;
+		if (n + count <= max)
+			ret = chainpool_core_stage(core, from, mem->storage,
+						   max, &stage);
+		rcu_read_unlock();
+		if (n + count > max)
+			continue;	/* the pool grew meanwhile */
+		for (p = pending; p && !ret; p = p->next)
+			ret = chainpool_core_stage_slab(core, stage, &p->slab,
+							p->map);
+		if (!ret)
+			ret = chainpool_core_stage_seal(core, stage);
+		if (ret)
+			break;
+		spin_lock_irqsave(&pool->lock, flags);
+		ret = chainpool_core_publish(core, stage, &old);
+		/* Lock-free readers may still be in the old table. */
+		if (!ret && old) {
+			old_mem = chainpool_table_mem(old);
+			old_mem->next = pool->retired;
+			pool->retired = old_mem;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (ret != -EAGAIN)
+			break;
+	}
+	if (ret) {
+		kfree(mem);
+		chainpool_drop_pending(pool, dc, pending);
+	}
+	return ret;
 }
 
 /*
@@ -387,28 +443,22 @@ static void chainpool_reap(struct chainpool *pool, gfp_t gfp)
 	chainpool_free_tables(mem);
 }
 
-/* Add one slab of at most @order; the pool lock must not be held. */
-static int chainpool_grow(struct chainpool *pool, unsigned int order,
-			  gfp_t gfp)
+/*
+ * Acquire one slab of at most @order, with its debug map, onto @pending;
+ * the pool lock must not be held.
+ */
+static int chainpool_acquire(struct chainpool *pool, unsigned int order,
+			     struct chainpool_dma_ctx *dc,
+			     struct chainpool_pending **pending)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
-	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
 	struct chainpool_acquire_stats acquire = { 0 };
+	struct chainpool_pending *p;
 	struct chainpool_slab slab;
-	unsigned long flags;
-	bool injected, have_slab;
 	unsigned long *map = NULL;
+	unsigned long flags;
+	bool injected;
 	int ret;
-
-	/* Zeroing is done per block; slabs need none. */
-	gfp &= ~__GFP_ZERO;
-	dc.gfp = gfp;
-	/* Atomic callers park what they give back: see chainpool_alloc(). */
-	dc.may_free = gfpflags_allow_blocking(gfp);
-	if (dc.may_free && READ_ONCE(pool->parked))
-		chainpool_unpark(pool);
-	if (pool->fail_max_order)
-		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
 
 	spin_lock_irqsave(&pool->lock, flags);
 	injected = chainpool_fault_hit(&pool->fault);
@@ -419,11 +469,12 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 		return -ENOMEM;
 
 	/* dma_alloc_coherent() may sleep if gfp allows: no lock held. */
-	ret = chainpool_slab_acquire(plan, order, &chainpool_dma_ops, &dc,
+	dc->injected = 0;
+	ret = chainpool_slab_acquire(plan, order, &chainpool_dma_ops, dc,
 				     NULL, &acquire, &slab);
-	have_slab = !ret;
-	if (have_slab && pool->core.debug) {
-		map = kzalloc(chainpool_core_map_bytes(plan, slab.order), gfp);
+	if (!ret && pool->core.debug) {
+		map = kzalloc(chainpool_core_map_bytes(plan, slab.order),
+			      dc->gfp);
 		if (!map)
 			ret = -ENOMEM;
 	}
@@ -431,20 +482,73 @@ static int chainpool_grow(struct chainpool *pool, unsigned int order,
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->acquire.fallbacks += acquire.fallbacks;
 	pool->acquire.rejected += acquire.rejected;
-	pool->acquire.injected += dc.injected;
-	if (!ret && chainpool_fault_hit(&pool->fail_add)) {
+	pool->acquire.injected += dc->injected;
+	/* Fault injection: fail as if the slab could not be added. */
+	injected = !ret && chainpool_fault_hit(&pool->fail_add);
+	if (injected)
 		pool->acquire.injected++;
-		ret = -ENOMEM;
-	}
-	if (!ret)
-		ret = chainpool_add_slab_locked(pool, &slab, map, gfp, &flags);
 	spin_unlock_irqrestore(&pool->lock, flags);
 
-	if (ret && have_slab) {
-		kfree(map);
-		chainpool_dma_free(&dc, chainpool_plan_slab_bytes(plan, slab.order),
-				   slab.cpu, slab.dma);
+	if (ret)
+		return ret;
+	p = slab.cpu;
+	p->slab = slab;
+	p->map = map;
+	p->next = NULL;
+	if (injected) {
+		chainpool_drop_pending(pool, dc, p);
+		return -ENOMEM;
 	}
+	p->next = *pending;
+	*pending = p;
+	return 0;
+}
+
+/*
+ * Acquire slabs until the pool holds @nr_blocks, then add them in one
+ * table.  @fit: size the last slab to what is missing; else every slab is
+ * of the largest order.  The pool lock must not be held.  Slabs acquired
+ * before a failure are still added.
+ */
+static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
+			  gfp_t gfp)
+{
+	const struct chainpool_plan *plan = &pool->core.plan;
+	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
+	struct chainpool_pending *pending = NULL;
+	unsigned long flags;
+	unsigned int order;
+	u32 count = 0;
+	int ret = 0, err;
+	u64 have;
+
+	/* Zeroing is done per block; slabs need none. */
+	dc.gfp = gfp & ~__GFP_ZERO;
+	/* Atomic callers park what they give back: see chainpool_alloc(). */
+	dc.may_free = gfpflags_allow_blocking(gfp);
+	if (dc.may_free && READ_ONCE(pool->parked))
+		chainpool_unpark(pool);
+	if (pool->fail_max_order)
+		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
+
+	spin_lock_irqsave(&pool->lock, flags);
+	have = pool->core.nr_blocks;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	while (have < nr_blocks) {
+		order = fit ? chainpool_plan_order_for(plan, nr_blocks - have) :
+			      plan->max_order;
+		ret = chainpool_acquire(pool, order, &dc, &pending);
+		if (ret)
+			break;
+		have += pending->slab.nr_blocks;
+		count++;
+	}
+	if (count) {
+		err = chainpool_commit(pool, &dc, pending, count);
+		if (!ret)
+			ret = err;
+	}
+	chainpool_reap(pool, gfp);
 	return ret;
 }
 
@@ -538,23 +642,9 @@ int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
 {
 	u64 start = ktime_get_ns();
 	unsigned long flags;
-	u64 have;
-	int ret = 0;
+	int ret;
 
-	for (;;) {
-		spin_lock_irqsave(&pool->lock, flags);
-		have = pool->core.nr_blocks;
-		spin_unlock_irqrestore(&pool->lock, flags);
-		if (have >= nr_blocks)
-			break;
-		ret = chainpool_grow(pool,
-				     chainpool_plan_order_for(&pool->core.plan,
-							      nr_blocks - have),
-				     gfp);
-		if (ret)
-			break;
-	}
-	chainpool_reap(pool, gfp);
+	ret = chainpool_grow(pool, nr_blocks, true, gfp);
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->fill_ns += ktime_get_ns() - start;
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -604,9 +694,9 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		}
 		if (ret != -ENOMEM)
 			break;
-		ret = chainpool_grow(pool, pool->core.plan.max_order, gfp);
-		chainpool_reap(pool, gfp);
-		if (ret)
+		/* Grow by one slab of the largest order. */
+		if (chainpool_grow(pool, READ_ONCE(pool->core.nr_blocks) + 1,
+				   false, gfp))
 			return NULL;
 	}
 	if (ret == -EIO)

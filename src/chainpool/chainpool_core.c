@@ -470,80 +470,141 @@ static int cp_find_dma(const struct chainpool_core *core,
 	return id;
 }
 
-/* Copy @n sorted ids from @src to @dst with @id inserted at @pos. */
-static void cp_copy_insert(u32 *dst, const u32 *src, u32 n, u32 pos, u32 id)
+/* Sort key of slab @id: its DMA address, or (@by_cpu) its CPU address. */
+static u64 cp_key(const struct chainpool_table *t, u32 id, bool by_cpu)
 {
-	if (pos)
-		memcpy(dst, src, pos * sizeof(*dst));
-	dst[pos] = id;
-	if (n > pos)
-		memcpy(dst + pos + 1, src + pos, (n - pos) * sizeof(*dst));
+	return by_cpu ? (uintptr_t)t->slabs[id].cpu : t->slabs[id].dma;
 }
 
-/* Does @slab overlap, in DMA or (debug) CPU space, a slab of @t? */
-static bool cp_overlaps(const struct chainpool_core *core,
-			const struct chainpool_table *t,
-			const struct chainpool_slab *slab, u32 dma_pos,
-			u32 cpu_pos)
+/* Sift @ids[@root] down the max-heap @ids[0..@n). */
+static void cp_sift_down(const struct chainpool_table *t, u32 *ids, u32 n,
+			 u32 root, bool by_cpu)
 {
-	u32 bytes = cp_slab_bytes(core, slab);
-	uintptr_t cpu = (uintptr_t)slab->cpu;
-	const struct chainpool_slab *s;
+	u32 child;
 
-	if (!t)
-		return false;
-	if (dma_pos) {
-		s = &t->slabs[t->by_dma[dma_pos - 1]];
-		if (slab->dma - s->dma < cp_slab_bytes(core, s))
+	while ((child = 2 * root + 1) < n) {
+		if (child + 1 < n && cp_key(t, ids[child + 1], by_cpu) >
+				     cp_key(t, ids[child], by_cpu))
+			child++;
+		if (cp_key(t, ids[root], by_cpu) >= cp_key(t, ids[child], by_cpu))
+			return;
+		swap(ids[root], ids[child]);
+		root = child;
+	}
+}
+
+/*
+ * Sort the index @ids of @t by address after slabs were appended to it:
+ * one appended slab moves into place by binary search, O(slabs); more
+ * are heapsorted with the rest, O(slabs log slabs) whatever the order
+ * the DMA allocator handed them out in.
+ */
+static void cp_sort_index(const struct chainpool_table *t, u32 *ids,
+			  bool by_cpu)
+{
+	u32 n = t->nr_slabs, lo = 0, hi, id, i;
+
+	if (n - t->base == 1) {
+		id = ids[n - 1];
+		hi = n - 1;
+		while (lo < hi) {
+			u32 mid = lo + (hi - lo) / 2;
+
+			if (cp_key(t, ids[mid], by_cpu) <= cp_key(t, id, by_cpu))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(ids + lo + 1, ids + lo, (n - 1 - lo) * sizeof(*ids));
+		ids[lo] = id;
+		return;
+	}
+	for (i = n / 2; i-- > 0;)
+		cp_sift_down(t, ids, n, i, by_cpu);
+	for (i = n; i-- > 1;) {
+		swap(ids[0], ids[i]);
+		cp_sift_down(t, ids, i, 0, by_cpu);
+	}
+}
+
+/* Do two slabs neighbouring in the sorted index @ids overlap? */
+static bool cp_index_overlaps(const struct chainpool_core *core,
+			      const struct chainpool_table *t, const u32 *ids,
+			      bool by_cpu)
+{
+	u32 i;
+
+	for (i = 1; i < t->nr_slabs; i++) {
+		const struct chainpool_slab *s = &t->slabs[ids[i - 1]];
+
+		if (cp_key(t, ids[i], by_cpu) - cp_key(t, ids[i - 1], by_cpu) <
+		    cp_slab_bytes(core, s))
 			return true;
 	}
-	if (dma_pos < t->nr_slabs &&
-	    t->slabs[t->by_dma[dma_pos]].dma - slab->dma < bytes)
-		return true;
-	if (!t->by_cpu)
-		return false;
-	if (cpu_pos) {
-		s = &t->slabs[t->by_cpu[cpu_pos - 1]];
-		if (cpu - (uintptr_t)s->cpu < cp_slab_bytes(core, s))
-			return true;
-	}
-	return cpu_pos < t->nr_slabs &&
-	       (uintptr_t)t->slabs[t->by_cpu[cpu_pos]].cpu - cpu < bytes;
+	return false;
 }
 
 /**
- * chainpool_core_add_slab() - add a slab to the pool
- * @core: pool state
+ * chainpool_core_stage() - start a new slab table from a published one
+ * @core: pool state; only its geometry and debug flag are read
+ * @from: the pool's table (NULL before the first slab), which, being never
+ *	changed once published, may be read without the pool's lock
+ *	(in the kernel: under rcu_read_lock())
+ * @storage: chainpool_core_table_bytes(@max_slabs, debug) bytes, aligned
+ *	for pointers (any kmalloc() or malloc() result is)
+ * @max_slabs: capacity of @storage: @from's slabs plus those to add
+ * @stage: set to the new table, private to the caller until published
+ *
+ * A fill stages all its slabs in one table and publishes it once, so a
+ * fill of S slabs copies the table once, not S times.  O(slabs).
+ *
+ * Return: 0; -ENOSPC when @max_slabs cannot hold @from's slabs.
+ */
+int chainpool_core_stage(const struct chainpool_core *core,
+			 const struct chainpool_table *from, void *storage,
+			 u32 max_slabs, struct chainpool_table **stage)
+{
+	u32 n = from ? from->nr_slabs : 0;
+	struct chainpool_table *t;
+
+	if (!storage || max_slabs < n)
+		return -ENOSPC;
+	t = cp_table_init(storage, max_slabs, core->debug);
+	if (n) {
+		memcpy(t->slabs, from->slabs, n * sizeof(*t->slabs));
+		memcpy(t->by_dma, from->by_dma, n * sizeof(*t->by_dma));
+	}
+	if (n && core->debug) {
+		memcpy(t->by_cpu, from->by_cpu, n * sizeof(*t->by_cpu));
+		memcpy(t->maps, from->maps, n * sizeof(*t->maps));
+	}
+	t->nr_slabs = n;
+	t->base = n;
+	*stage = t;
+	return 0;
+}
+
+/**
+ * chainpool_core_stage_slab() - add a slab to a staged table
+ * @core: pool state; only its geometry and debug flag are read
+ * @stage: table from chainpool_core_stage()
  * @slab: slab from chainpool_slab_acquire()
  * @map: with debug, the slab's in-use map of chainpool_core_map_bytes()
- *	zeroed bytes, owned by the pool from now on; else NULL
- * @storage: chainpool_core_table_bytes(@max_slabs, debug) bytes, aligned
- *	for pointers (any kmalloc() or malloc() result is), for the new table
- * @max_slabs: capacity of @storage, at least the pool's slabs plus one
- * @old_table: set on success to the table no longer used (NULL for the
- *	first slab), which the caller frees once no lock-free reader can
- *	still be in it
+ *	zeroed bytes, which the pool owns once the table is published;
+ *	else NULL
  *
- * The new table, the old one plus @slab, is built in @storage and then
- * published; the old one is left untouched for readers still in it.
- * O(slabs), independent of blocks.
+ * O(1): the slab is appended; chainpool_core_stage_seal() sorts.
  *
- * Return: 0, and @storage is the pool's; -ENOSPC when @max_slabs is too
- * small (the pool grew meanwhile); -EINVAL when the slab does not fit the
- * layout or lacks its debug map; -EEXIST when it overlaps a slab of the
- * pool.  On error @storage is not used.
+ * Return: 0; -ENOSPC when @stage is full; -EINVAL when the slab does not
+ * fit the layout or lacks its debug map.  On error @stage is unchanged.
  */
-int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab,
-			    unsigned long *map,
-			    void *storage, u32 max_slabs,
-			    struct chainpool_table **old_table)
+int chainpool_core_stage_slab(const struct chainpool_core *core,
+			      struct chainpool_table *stage,
+			      const struct chainpool_slab *slab,
+			      unsigned long *map)
 {
 	const struct chainpool_plan *plan = &core->plan;
-	struct chainpool_table *old = CP_TABLE(core->table);
-	u32 n = core->nr_slabs;
-	u32 dma_pos, cpu_pos = 0;
-	struct chainpool_table *t;
+	u32 n = stage->nr_slabs;
 
 	if (slab->order < plan->min_order || slab->order >= CHAINPOOL_NR_ORDERS ||
 	    ((u64)plan->page_size << slab->order) > CHAINPOOL_MAX_SLAB_BYTES)
@@ -554,38 +615,120 @@ int chainpool_core_add_slab(struct chainpool_core *core,
 		return -EINVAL;
 	if (core->debug != !!map)
 		return -EINVAL;
-	if (!storage || max_slabs <= n)
+	if (n == stage->max_slabs)
 		return -ENOSPC;
-
-	dma_pos = cp_dma_upper(old, slab->dma);
-	if (core->debug)
-		cpu_pos = cp_cpu_upper(old, (uintptr_t)slab->cpu);
-	if (cp_overlaps(core, old, slab, dma_pos, cpu_pos))
-		return -EEXIST;
-
-	t = cp_table_init(storage, max_slabs, core->debug);
-	if (n)
-		memcpy(t->slabs, old->slabs, n * sizeof(*t->slabs));
-	t->slabs[n] = *slab;
-	cp_copy_insert(t->by_dma, n ? old->by_dma : NULL, n, dma_pos, n);
+	stage->slabs[n] = *slab;
+	stage->by_dma[n] = n;
 	if (core->debug) {
-		cp_copy_insert(t->by_cpu, n ? old->by_cpu : NULL, n, cpu_pos,
-			       n);
-		if (n)
-			memcpy(t->maps, old->maps, n * sizeof(*t->maps));
-		t->maps[n] = map;
-		core->map_bytes += chainpool_core_map_bytes(plan, slab->order);
+		stage->by_cpu[n] = n;
+		stage->maps[n] = map;
 	}
-	t->nr_slabs = n + 1;
-	CP_PUBLISH(core->table, t);
-	*old_table = old;
-
-	core->nr_slabs = n + 1;
-	core->nr_blocks += slab->nr_blocks;
-	core->dma_bytes += cp_slab_bytes(core, slab);
-	core->table_bytes = chainpool_core_table_bytes(max_slabs, core->debug);
-	core->slabs_by_order[slab->order]++;
+	stage->nr_slabs = n + 1;
 	return 0;
+}
+
+/**
+ * chainpool_core_stage_seal() - sort a staged table's indexes
+ * @core: pool state; only its geometry and debug flag are read
+ * @stage: table from chainpool_core_stage() with its slabs added
+ *
+ * O(slabs) for one added slab, O(slabs log slabs) for more.
+ *
+ * Return: 0; -EEXIST when two slabs overlap, in DMA or (debug) CPU
+ * address space: the table must not be published.
+ */
+int chainpool_core_stage_seal(const struct chainpool_core *core,
+			      struct chainpool_table *stage)
+{
+	if (stage->nr_slabs == stage->base)
+		return 0;
+	cp_sort_index(stage, stage->by_dma, false);
+	if (cp_index_overlaps(core, stage, stage->by_dma, false))
+		return -EEXIST;
+	if (!core->debug)
+		return 0;
+	cp_sort_index(stage, stage->by_cpu, true);
+	return cp_index_overlaps(core, stage, stage->by_cpu, true) ? -EEXIST : 0;
+}
+
+/**
+ * chainpool_core_publish() - make a sealed staged table the pool's
+ * @core: pool state
+ * @stage: table from chainpool_core_stage_seal()
+ * @old_table: set on success to the table no longer used (NULL for the
+ *	first), which the caller frees once no lock-free reader can still
+ *	be in it
+ *
+ * Publishes @stage with release semantics (in the kernel:
+ * rcu_assign_pointer()), so a lock-free reader sees the old table or the
+ * new one, each complete, and the new slabs' blocks become allocatable.
+ *
+ * Return: 0; -EAGAIN when the pool gained slabs after @stage was started:
+ * stage again from the pool's current table.
+ */
+int chainpool_core_publish(struct chainpool_core *core,
+			   struct chainpool_table *stage,
+			   struct chainpool_table **old_table)
+{
+	u32 i;
+
+	if (stage->base != core->nr_slabs)
+		return -EAGAIN;
+	*old_table = CP_TABLE(core->table);
+	CP_PUBLISH(core->table, stage);
+	for (i = stage->base; i < stage->nr_slabs; i++) {
+		const struct chainpool_slab *slab = &stage->slabs[i];
+
+		core->nr_blocks += slab->nr_blocks;
+		core->dma_bytes += cp_slab_bytes(core, slab);
+		core->slabs_by_order[slab->order]++;
+		if (core->debug)
+			core->map_bytes += chainpool_core_map_bytes(&core->plan,
+								    slab->order);
+	}
+	core->nr_slabs = stage->nr_slabs;
+	core->table_bytes = chainpool_core_table_bytes(stage->max_slabs,
+						       core->debug);
+	return 0;
+}
+
+/**
+ * chainpool_core_add_slab() - add one slab to the pool
+ * @core: pool state
+ * @slab: slab from chainpool_slab_acquire()
+ * @map: with debug, the slab's zeroed in-use map, as for
+ *	chainpool_core_stage_slab(); else NULL
+ * @storage: chainpool_core_table_bytes(@max_slabs, debug) bytes for the
+ *	new table, as for chainpool_core_stage()
+ * @max_slabs: capacity of @storage, at least the pool's slabs plus one
+ * @old_table: as for chainpool_core_publish()
+ *
+ * Stages, seals and publishes a table of the pool's slabs and @slab, for
+ * a caller that holds the pool's lock throughout.  O(slabs).
+ *
+ * Return: 0, and @storage is the pool's; -ENOSPC when @max_slabs is too
+ * small; -EINVAL when the slab does not fit the layout or lacks its debug
+ * map; -EEXIST when it overlaps a slab of the pool.  On error @storage is
+ * not used.
+ */
+int chainpool_core_add_slab(struct chainpool_core *core,
+			    const struct chainpool_slab *slab,
+			    unsigned long *map,
+			    void *storage, u32 max_slabs,
+			    struct chainpool_table **old_table)
+{
+	struct chainpool_table *t;
+	int ret;
+
+	ret = chainpool_core_stage(core, CP_TABLE(core->table), storage,
+				   max_slabs, &t);
+	if (!ret)
+		ret = chainpool_core_stage_slab(core, t, slab, map);
+	if (!ret)
+		ret = chainpool_core_stage_seal(core, t);
+	if (!ret)
+		ret = chainpool_core_publish(core, t, old_table);
+	return ret;
 }
 
 /* Slab id and block index of the block starting at @dma, or -1. */

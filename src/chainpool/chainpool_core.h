@@ -79,19 +79,22 @@ struct chainpool_slab {
  * struct chainpool_table - the slabs of a pool, never changed once published
  * @nr_slabs: slabs in the table
  * @max_slabs: capacity the storage was laid out for
+ * @base: slabs taken from the table it was staged from; the rest are new
  * @slabs: slabs in the order they were added; carving follows this order
  * @by_dma: indexes into @slabs sorted by DMA address
  * @by_cpu: indexes into @slabs sorted by CPU address; debug pools only
  * @maps: each slab's in-use map, one bit per block; debug pools only
  *
- * Adding a slab builds a new table in fresh storage and publishes it with
- * release semantics (in the kernel: rcu_assign_pointer()), so a lock-free
- * reader sees either the old table or the new one, each complete.  The
- * in-use maps are shared between tables; only their bits change.
+ * Adding slabs builds a new table in fresh storage (chainpool_core_stage())
+ * and publishes it with release semantics (in the kernel:
+ * rcu_assign_pointer()), so a lock-free reader sees either the old table
+ * or the new one, each complete.  The in-use maps are shared between
+ * tables; only their bits change.
  */
 struct chainpool_table {
 	u32 nr_slabs;
 	u32 max_slabs;
+	u32 base;
 	struct chainpool_slab *slabs;
 	u32 *by_dma;
 	u32 *by_cpu;
@@ -232,6 +235,18 @@ void chainpool_core_init(struct chainpool_core *core,
 size_t chainpool_core_table_bytes(u32 max_slabs, bool debug);
 size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 				unsigned int order);
+int chainpool_core_stage(const struct chainpool_core *core,
+			 const struct chainpool_table *from, void *storage,
+			 u32 max_slabs, struct chainpool_table **stage);
+int chainpool_core_stage_slab(const struct chainpool_core *core,
+			      struct chainpool_table *stage,
+			      const struct chainpool_slab *slab,
+			      unsigned long *map);
+int chainpool_core_stage_seal(const struct chainpool_core *core,
+			      struct chainpool_table *stage);
+int chainpool_core_publish(struct chainpool_core *core,
+			   struct chainpool_table *stage,
+			   struct chainpool_table **old_table);
 int chainpool_core_add_slab(struct chainpool_core *core,
 			    const struct chainpool_slab *slab,
 			    unsigned long *map,

@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
-#include <linux/kernel.h>	/* ALIGN(), upper_32_bits() on every version */
+#include <linux/kernel.h>	/* ALIGN(), upper_32_bits(), swap() on every version */
 #include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/compiler.h>
@@ -47,6 +47,7 @@ typedef u64 dma_addr_t;
 #include <linux/align.h>
 #include <linux/bitops.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/wordpart.h>
 /* The user-space tests are single-threaded: plain accesses will do. */
 #define CP_WRITE_ONCE(x, val)	((x) = (val))

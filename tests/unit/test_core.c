@@ -830,6 +830,165 @@ static void test_table_publication(void **state)
 	}
 }
 
+/* Are @ids sorted by strictly increasing DMA or (@by_cpu) CPU address? */
+static bool index_sorted(const struct chainpool_table *t, const u32 *ids,
+			 bool by_cpu)
+{
+	u32 i;
+
+	for (i = 1; i < t->nr_slabs; i++) {
+		const struct chainpool_slab *a = &t->slabs[ids[i - 1]];
+		const struct chainpool_slab *b = &t->slabs[ids[i]];
+
+		if (by_cpu ? (uintptr_t)a->cpu >= (uintptr_t)b->cpu :
+			     a->dma >= b->dma)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A fill stages all its slabs in one table and publishes it once.  The
+ * slabs are staged in an order unrelated to their addresses (odd ones
+ * first, then even ones backwards) on top of a table that already has
+ * slabs; the sealed indexes come out sorted and every block is found.  A
+ * stage that another publication overtook is refused, and so is one with
+ * the same slab twice.
+ */
+static void test_staged_fill(void **state)
+{
+	enum { FIRST = 3, BATCH = 37 };
+	struct chainpool_slab slabs[BATCH], extra;
+	struct chainpool_table *stage, *other, *old;
+	unsigned long *maps[BATCH], *extra_map = NULL;
+	void *storage, *other_storage, *cpu;
+	struct fake_dma fd;
+	struct upool pool;
+	int i, j, debug;
+	u64 blocks;
+	dma_addr_t dma;
+
+	(void)state;
+	for (debug = 0; debug < 2; debug++) {
+		snprintf(test_case, sizeof(test_case), "staged fill debug=%d",
+			 debug);
+		fake_dma_init(&fd, 0x40000000);
+		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
+		for (i = 0; i < FIRST; i++)
+			CHECK_EQ(upool_grow(&pool, 0), 0);
+		blocks = pool.core.nr_blocks;
+		for (i = 0; i < BATCH; i++) {
+			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
+							&fake_dma_ops, &fd,
+							NULL, NULL, &slabs[i]),
+				 0);
+			maps[i] = debug ? calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0)) :
+					  NULL;
+		}
+		storage = malloc(chainpool_core_table_bytes(FIRST + BATCH,
+							    debug));
+		CHECK_EQ(chainpool_core_stage(&pool.core,
+					      chainpool_core_table(&pool.core),
+					      storage, FIRST - 1, &stage),
+			 -ENOSPC);
+		CHECK_EQ(chainpool_core_stage(&pool.core,
+					      chainpool_core_table(&pool.core),
+					      storage, FIRST + BATCH, &stage),
+			 0);
+		CHECK_EQ(stage->base, FIRST);
+		for (i = 1; i < BATCH; i += 2)
+			CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage,
+							   &slabs[i], maps[i]),
+				 0);
+		for (i = (BATCH - 1) & ~1; i >= 0; i -= 2)
+			CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage,
+							   &slabs[i], maps[i]),
+				 0);
+		/* Full: no room for one more. */
+		CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage, &slabs[0],
+						   maps[0]), -ENOSPC);
+		CHECK_EQ(chainpool_core_stage_seal(&pool.core, stage), 0);
+		CHECK(index_sorted(stage, stage->by_dma, false));
+		if (debug)
+			CHECK(index_sorted(stage, stage->by_cpu, true));
+		/* Not yet published: the pool is as it was. */
+		CHECK_EQ(pool.core.nr_slabs, FIRST);
+		CHECK_EQ(pool.core.nr_blocks, blocks);
+
+		/* A stage with one slab twice is refused at the seal. */
+		other_storage = malloc(chainpool_core_table_bytes(FIRST + 2,
+								  debug));
+		CHECK_EQ(chainpool_core_stage(&pool.core,
+					      chainpool_core_table(&pool.core),
+					      other_storage, FIRST + 2, &other),
+			 0);
+		for (j = 0; j < 2; j++)
+			CHECK_EQ(chainpool_core_stage_slab(&pool.core, other,
+							   &slabs[5], maps[5]),
+				 0);
+		CHECK_EQ(chainpool_core_stage_seal(&pool.core, other),
+			 -EEXIST);
+
+		/* One more slab published first overtakes @stage. */
+		CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
+						&fake_dma_ops, &fd, NULL, NULL,
+						&extra), 0);
+		if (debug)
+			extra_map = calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0));
+		CHECK_EQ(chainpool_core_stage(&pool.core,
+					      chainpool_core_table(&pool.core),
+					      other_storage, FIRST + 2, &other),
+			 0);
+		CHECK_EQ(chainpool_core_stage_slab(&pool.core, other, &extra,
+						   extra_map), 0);
+		CHECK_EQ(chainpool_core_stage_seal(&pool.core, other), 0);
+		CHECK_EQ(chainpool_core_publish(&pool.core, other, &old), 0);
+		/* @old came from upool_grow(): count its free. */
+		free(old);
+		pool.table_frees++;
+		CHECK_EQ(chainpool_core_publish(&pool.core, stage, &old),
+			 -EAGAIN);
+
+		/* Staged again from the current table, it goes in. */
+		free(storage);
+		storage = malloc(chainpool_core_table_bytes(FIRST + 1 + BATCH,
+							    debug));
+		CHECK_EQ(chainpool_core_stage(&pool.core,
+					      chainpool_core_table(&pool.core),
+					      storage, FIRST + 1 + BATCH,
+					      &stage), 0);
+		for (i = BATCH - 1; i >= 0; i--)
+			CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage,
+							   &slabs[i], maps[i]),
+				 0);
+		CHECK_EQ(chainpool_core_stage_seal(&pool.core, stage), 0);
+		CHECK_EQ(chainpool_core_publish(&pool.core, stage, &old), 0);
+		CHECK(old == other_storage);
+		free(old);
+		CHECK(chainpool_core_table(&pool.core) == stage);
+		CHECK_EQ(pool.core.nr_slabs, FIRST + 1 + BATCH);
+		CHECK_EQ(pool.core.nr_blocks,
+			 blocks + (1 + BATCH) * extra.nr_blocks);
+		CHECK(index_sorted(stage, stage->by_dma, false));
+		if (debug)
+			CHECK(index_sorted(stage, stage->by_cpu, true));
+
+		/* Every block is handed out once and found by its address. */
+		while (pool.core.nr_in_use < pool.core.nr_blocks) {
+			CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &cpu,
+						      &dma), 0);
+			CHECK(chainpool_core_lookup(&pool.core, stage, dma) ==
+			      cpu);
+		}
+		CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &cpu, &dma),
+			 -ENOMEM);
+		/* upool_destroy() frees the last table it did not allocate. */
+		pool.table_allocs++;
+		CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+		check_no_leak(&pool, &fd);
+	}
+}
+
 static void test_release_debug(void **state)
 {
 	struct block blocks[64];
@@ -960,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_bulk_fault),
 		cmocka_unit_test(test_release_debug),
 		cmocka_unit_test(test_table_publication),
+		cmocka_unit_test(test_staged_fill),
 		cmocka_unit_test(test_stats),
 	};
 
