@@ -891,7 +891,7 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 }
 
 /**
- * chainpool_destroy_timed() - destroy a pool and tell how long it took
+ * chainpool_destroy() - destroy a pool, as dma_pool_destroy()
  * @pool: the pool, or NULL
  *
  * Frees every slab in O(slabs).  If blocks are still in use the device may
@@ -900,17 +900,15 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
  * freed under the device.  Metadata is always freed.
  *
  * Context: may sleep; no other call on @pool may run or follow.
- * Return: nanoseconds spent.
  */
-u64 chainpool_destroy_timed(struct chainpool *pool)
+void chainpool_destroy(struct chainpool *pool)
 {
-	u64 start = ktime_get_ns();
 	struct chainpool_dma_ctx dc = { 0 };
 	const struct chainpool_table *t;
 	u32 in_use, i;
 
 	if (!pool)
-		return 0;
+		return;
 	chainpool_debugfs_del(pool);
 	chainpool_unpark(pool);
 	dc.dev = pool->dev;
@@ -935,16 +933,4 @@ u64 chainpool_destroy_timed(struct chainpool *pool)
 	chainpool_free_tables(pool->retired);
 	kfree(chainpool_table_mem((void *)t));
 	kfree(pool);
-	return ktime_get_ns() - start;
-}
-
-/**
- * chainpool_destroy() - destroy a pool, as dma_pool_destroy()
- * @pool: the pool, or NULL
- *
- * See chainpool_destroy_timed().
- */
-void chainpool_destroy(struct chainpool *pool)
-{
-	chainpool_destroy_timed(pool);
 }

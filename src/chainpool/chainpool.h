@@ -92,7 +92,6 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma);
 int chainpool_release_all(struct chainpool *pool);
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma);
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
-u64 chainpool_destroy_timed(struct chainpool *pool);
 void chainpool_destroy(struct chainpool *pool);
 
 #endif /* CHAINPOOL_H */
