@@ -24,7 +24,7 @@ cp "$ko" "$out/"
 tdir=$objroot/chainpool_test
 rm -rf "$tdir"
 mkdir -p "$tdir"
-cp "$top"/tests/kernel/Kbuild "$top"/tests/kernel/*.c "$top"/src/chainpool/*.[ch] \
+cp "$top"/tests/kmod/Kbuild "$top"/tests/kmod/*.c "$top"/src/chainpool/*.[ch] \
 	"$top"/src/mpt3sas/cp_dmapool.[ch] "$tdir/"
 # shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 make -C "$kdir" M="$tdir" ${KMAKEFLAGS:-} KCFLAGS=-Werror modules >&2

@@ -73,7 +73,7 @@ for c in $checks; do
 	# the modules matrix built, for every series: plain, with an IOMMU, 2 CPUs, 5 GiB
 	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
 	# the harness goes red on a KTAP "not ok" and on a kernel warning
-	vmtest-detects-faults) run "$c" tests/vm-detects-faults.sh ;;
+	vmtest-detects-faults) run "$c" tests/vm/detects-faults.sh ;;
 	# the reliability suites, a reduced sample (the full run: make reliability)
 	reliability) run "$c" env MODULES_DIR="$top/build/modules" tests/reliability/run.sh --reduced ;;
 	# each reliability suite goes red on a planted leak, warning, oops or wrong error code
@@ -82,9 +82,9 @@ for c in $checks; do
 	# the in-kernel tests and the reliability sample in it
 	debug-kernel) run "$c" tests/check-debug.sh ;;
 	# cp_bench end to end on 6.1 with small N; asserts no times
-	bench) run "$c" tests/bench/check.sh ;;
+	bench) run "$c" bench/check.sh ;;
 	# mpt3sas-pool-timing: log parsing, safety checks, a run on stand-ins
-	bench-tool) run "$c" tests/bench/pool-timing.sh ;;
+	bench-tool) run "$c" tests/tools/pool-timing.sh ;;
 	pkg-dist) run "$c" tests/packaging/dist.sh ;;
 	pkg-rpm) run "$c" tests/packaging/rpm.sh ;;
 	# a package test killed while dkms builds leaves nothing behind

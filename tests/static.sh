@@ -21,7 +21,7 @@ scripts=build/upstream/scripts
 status=0
 
 own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
-	'src/compat/*.[ch]' 'tests/kernel/*.c' 'tests/vm/selftest/*.c' \
+	'src/compat/*.[ch]' 'tests/kmod/*.c' 'tests/vm/selftest/*.c' \
 	'bench/kernel/*.c')
 
 # file glob (or "patches") checkpatch-type: why

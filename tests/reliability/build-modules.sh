@@ -30,7 +30,7 @@ rm -rf "$work"
 mkdir -p "$work/src/mpt3sas" "$work/tests" "$work/build" "$out"
 cp -r "$top/src/chainpool" "$work/src/"
 cp "$top"/src/mpt3sas/cp_dmapool.[ch] "$work/src/mpt3sas/"
-cp -r "$top/tests/kernel" "$work/tests/"
+cp -r "$top/tests/kmod" "$work/tests/"
 if [ -n "$plant" ]; then
 	patch -d "$work" -p1 --fuzz=0 --no-backup-if-mismatch < "$here/plants/$plant.patch" >&2
 	grep -rq PLANTED "$work/src" "$work/tests" || { echo "$plant: nothing planted" >&2; exit 1; }
@@ -38,7 +38,7 @@ fi
 
 tdir=$work/chainpool_test
 mkdir -p "$tdir"
-cp "$work"/tests/kernel/Kbuild "$work"/tests/kernel/*.c "$work"/src/chainpool/*.[ch] \
+cp "$work"/tests/kmod/Kbuild "$work"/tests/kmod/*.c "$work"/src/chainpool/*.[ch] \
 	"$work"/src/mpt3sas/cp_dmapool.[ch] "$tdir/"
 # shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 make -C "$kdir" M="$tdir" ${KMAKEFLAGS:-} ${werror:+KCFLAGS=-Werror} modules >&2

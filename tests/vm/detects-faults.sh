@@ -9,7 +9,7 @@
 
 set -u
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 status=0
 
 for fault in notok warn; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/bench/check.sh: the benchmark works end to end, fast.  Runs
+# bench/check.sh: the benchmark works end to end, fast.  Runs
 # bench/run.sh (`make bench`) on one kernel (6.1, no IOMMU) with small N,
 # then checks that results.json has a record for every allocator and N with
 # positive numbers and coherent allocations that fit the geometry, and that
@@ -12,7 +12,7 @@
 
 set -eu
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 out=$top/build/check/bench
 kernel=${BENCH_CHECK_KERNEL:-6.1}
