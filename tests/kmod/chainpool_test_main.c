@@ -290,6 +290,20 @@ static void cpt_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
 	sink->blocks[index].dma = dma;
 }
 
+/* Every block a bulk allocation handed out is found at its address. */
+static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
+{
+	unsigned int i;
+
+	for (i = 0; i < sink->calls; i++) {
+		if (!CPT_CHECK(chainpool_dma_to_virt(pool, sink->blocks[i].dma) ==
+			       sink->blocks[i].cpu))
+			break;
+		if (!(i % 4096))
+			cond_resched();
+	}
+}
+
 /*
  * The mpt3sas case through the whole-pool paths: one bulk allocation of
  * every chain, then one release of the whole pool and an O(slabs) destroy.
@@ -301,7 +315,6 @@ static void cpt_test_bulk_chain_pool(void)
 	struct chainpool *pool;
 	u64 t_alloc, t_release, t_destroy;
 	struct cpt_block probe;
-	unsigned int i;
 	int ret;
 
 	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
@@ -334,13 +347,7 @@ static void cpt_test_bulk_chain_pool(void)
 	 * sorts) already ran on the per-block test's blocks: here the last
 	 * 16384, across the last slabs, are enough and keep TCG guests fast.
 	 */
-	for (i = 0; i < CPT_CHAIN_BLOCKS; i++) {
-		if (!CPT_CHECK(chainpool_dma_to_virt(pool, sink.blocks[i].dma) ==
-			       sink.blocks[i].cpu))
-			break;
-		if (!(i % 4096))
-			cond_resched();
-	}
+	cpt_lookup_sink(pool, &sink);
 	cpt_check_blocks(pool, sink.blocks + CPT_CHAIN_BLOCKS - 16384, 16384);
 
 	t_release = ktime_get_ns();
@@ -1015,7 +1022,6 @@ static void cpt_test_page_slabs_anchor(void)
 	struct cpt_sink sink = { 0 };
 	struct chainpool_stats st;
 	struct chainpool *pool;
-	unsigned int i;
 
 	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
 	if (!CPT_CHECK(sink.blocks))
@@ -1031,13 +1037,7 @@ static void cpt_test_page_slabs_anchor(void)
 	CPT_CHECK(st.nr_slabs == DIV_ROUND_UP(CPT_CHAIN_BLOCKS, per_page));
 	/* One table of 28 bytes a slab, besides the pool itself. */
 	CPT_CHECK(st.meta_bytes <= 28ULL * st.nr_slabs + SZ_4K);
-	for (i = 0; i < sink.calls; i++) {
-		if (!CPT_CHECK(chainpool_dma_to_virt(pool, sink.blocks[i].dma) ==
-			       sink.blocks[i].cpu))
-			break;
-		if (!(i % 4096))
-			cond_resched();
-	}
+	cpt_lookup_sink(pool, &sink);
 	CPT_CHECK(sink.calls == CPT_CHAIN_BLOCKS);
 	CPT_CHECK(chainpool_release_all(pool) == 0);
 	chainpool_destroy(pool);
