@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build the benchmark module, cp_bench.ko, for one kernel: bench/kernel/
-# with its own copy of src/chainpool/*.[ch].
+# with its own copy of src/chainpool/*.[ch] (by build-extmod.sh).
 #
 #   build-bench-module.sh SERIES KVER KDIR OUTDIR
 #
@@ -17,12 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 series=$1
 kdir=$3
 out=$4
-bdir=$top/build/bench/obj/$series
 
-rm -rf "$bdir"
-mkdir -p "$bdir" "$out"
-cp "$top"/bench/kernel/Kbuild "$top"/bench/kernel/*.c "$top"/src/chainpool/*.[ch] "$bdir/"
-# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-make -C "$kdir" M="$bdir" ${KMAKEFLAGS:-} KCFLAGS=-Werror modules >&2
-cp "$bdir/cp_bench.ko" "$out/"
+KDIR=$kdir KVER='' CP_WERROR=1 "$top/scripts/build-extmod.sh" "$top/bench/kernel" "$top" \
+	"$top/build/bench/obj/$series" "$out" >&2
 echo "built for $series: cp_bench.ko"

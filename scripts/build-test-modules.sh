@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build the modules the VM harness loads for one kernel: mpt3sas.ko from the
-# assembled tree and the in-kernel chainpool test module, chainpool_test.ko,
-# which links its own copy of the allocator.
+# assembled tree (build-module.sh) and the in-kernel chainpool test module,
+# chainpool_test.ko, which links its own copy of the allocator
+# (build-extmod.sh).
 #
 #   build-test-modules.sh SERIES KVER KDIR OUTDIR
 #
@@ -21,12 +22,6 @@ mkdir -p "$out"
 ko=$(KDIR=$kdir KVER='' CP_WERROR=1 "$top/scripts/build-module.sh" "$top/build/tree" "$objroot" | tail -n 1)
 cp "$ko" "$out/"
 
-tdir=$objroot/chainpool_test
-rm -rf "$tdir"
-mkdir -p "$tdir"
-cp "$top"/tests/kmod/Kbuild "$top"/tests/kmod/*.c "$top"/src/chainpool/*.[ch] \
-	"$top"/src/mpt3sas/cp_dmapool.[ch] "$tdir/"
-# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-make -C "$kdir" M="$tdir" ${KMAKEFLAGS:-} KCFLAGS=-Werror modules >&2
-cp "$tdir/chainpool_test.ko" "$out/"
+KDIR=$kdir KVER='' CP_WERROR=1 "$top/scripts/build-extmod.sh" "$top/tests/kmod" "$top" \
+	"$objroot/chainpool_test" "$out" >&2
 echo "built for $series: $(cd "$out" && echo ./*.ko)"

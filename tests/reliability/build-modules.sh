@@ -9,7 +9,8 @@
 #   [REL_PLANT=NAME] build-modules.sh SERIES KVER KDIR OUTDIR
 #
 # NAME is tests/reliability/plants/NAME.patch (paths as in the repository).
-# chainpool_test.ko is always built from the copy; mpt3sas.ko too (from a
+# chainpool_test.ko is always built from the copy (by
+# scripts/build-extmod.sh); mpt3sas.ko too (by scripts/build-module.sh, from a
 # copy of build/tree with our files replaced by the copy's) unless
 # REL_MPT3SAS_DIR is set: then it is copied from REL_MPT3SAS_DIR/SERIES/.
 
@@ -36,13 +37,8 @@ if [ -n "$plant" ]; then
 	grep -rq PLANTED "$work/src" "$work/tests" || { echo "$plant: nothing planted" >&2; exit 1; }
 fi
 
-tdir=$work/chainpool_test
-mkdir -p "$tdir"
-cp "$work"/tests/kmod/Kbuild "$work"/tests/kmod/*.c "$work"/src/chainpool/*.[ch] \
-	"$work"/src/mpt3sas/cp_dmapool.[ch] "$tdir/"
-# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-make -C "$kdir" M="$tdir" ${KMAKEFLAGS:-} ${werror:+KCFLAGS=-Werror} modules >&2
-cp "$tdir/chainpool_test.ko" "$out/"
+KDIR=$kdir KVER='' CP_WERROR=$werror "$top/scripts/build-extmod.sh" "$work/tests/kmod" "$work" \
+	"$work/chainpool_test" "$out" >&2
 
 if [ -z "${REL_MPT3SAS_DIR:-}" ]; then
 	# the assembled tree with the patched copies of our files in it
