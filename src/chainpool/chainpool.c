@@ -444,12 +444,12 @@ static void chainpool_reap(struct chainpool *pool, gfp_t gfp)
 }
 
 /*
- * Acquire one slab of at most @order, with its debug map, onto @pending;
- * the pool lock must not be held.
+ * Acquire one slab of at most @order, with its debug map, into the empty
+ * end of a pending list, *@tail; the pool lock must not be held.
  */
 static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 			     struct chainpool_dma_ctx *dc,
-			     struct chainpool_pending **pending)
+			     struct chainpool_pending **tail)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_acquire_stats acquire = { 0 };
@@ -499,8 +499,7 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 		chainpool_drop_pending(pool, dc, p);
 		return -ENOMEM;
 	}
-	p->next = *pending;
-	*pending = p;
+	*tail = p;
 	return 0;
 }
 
@@ -515,7 +514,7 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
-	struct chainpool_pending *pending = NULL;
+	struct chainpool_pending *pending = NULL, **tail = &pending;
 	unsigned long flags;
 	unsigned int order;
 	u32 count = 0;
@@ -537,10 +536,12 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 	while (have < nr_blocks) {
 		order = fit ? chainpool_plan_order_for(plan, nr_blocks - have) :
 			      plan->max_order;
-		ret = chainpool_acquire(pool, order, &dc, &pending);
+		/* In order: the table keeps the slabs as they came. */
+		ret = chainpool_acquire(pool, order, &dc, tail);
 		if (ret)
 			break;
-		have += pending->slab.nr_blocks;
+		have += (*tail)->slab.nr_blocks;
+		tail = &(*tail)->next;
 		count++;
 	}
 	if (count) {
