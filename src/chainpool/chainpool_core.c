@@ -363,7 +363,7 @@ void chainpool_core_init(struct chainpool_core *core,
  * @debug: the pool debugs, so the table also holds the CPU address index
  *	and the in-use maps
  *
- * Return: bytes to pass to chainpool_core_add_slab().
+ * Return: bytes to pass to chainpool_core_stage().
  */
 size_t chainpool_core_table_bytes(u32 max_slabs, bool debug)
 {
@@ -690,45 +690,6 @@ int chainpool_core_publish(struct chainpool_core *core,
 	core->table_bytes = chainpool_core_table_bytes(stage->max_slabs,
 						       core->debug);
 	return 0;
-}
-
-/**
- * chainpool_core_add_slab() - add one slab to the pool
- * @core: pool state
- * @slab: slab from chainpool_slab_acquire()
- * @map: with debug, the slab's zeroed in-use map, as for
- *	chainpool_core_stage_slab(); else NULL
- * @storage: chainpool_core_table_bytes(@max_slabs, debug) bytes for the
- *	new table, as for chainpool_core_stage()
- * @max_slabs: capacity of @storage, at least the pool's slabs plus one
- * @old_table: as for chainpool_core_publish()
- *
- * Stages, seals and publishes a table of the pool's slabs and @slab, for
- * a caller that holds the pool's lock throughout.  O(slabs).
- *
- * Return: 0, and @storage is the pool's; -ENOSPC when @max_slabs is too
- * small; -EINVAL when the slab does not fit the layout or lacks its debug
- * map; -EEXIST when it overlaps a slab of the pool.  On error @storage is
- * not used.
- */
-int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab,
-			    unsigned long *map,
-			    void *storage, u32 max_slabs,
-			    struct chainpool_table **old_table)
-{
-	struct chainpool_table *t;
-	int ret;
-
-	ret = chainpool_core_stage(core, CP_TABLE(core->table), storage,
-				   max_slabs, &t);
-	if (!ret)
-		ret = chainpool_core_stage_slab(core, t, slab, map);
-	if (!ret)
-		ret = chainpool_core_stage_seal(core, t);
-	if (!ret)
-		ret = chainpool_core_publish(core, t, old_table);
-	return ret;
 }
 
 /* Slab id and block index of the block starting at @dma, or -1. */

@@ -247,11 +247,6 @@ int chainpool_core_stage_seal(const struct chainpool_core *core,
 int chainpool_core_publish(struct chainpool_core *core,
 			   struct chainpool_table *stage,
 			   struct chainpool_table **old_table);
-int chainpool_core_add_slab(struct chainpool_core *core,
-			    const struct chainpool_slab *slab,
-			    unsigned long *map,
-			    void *storage, u32 max_slabs,
-			    struct chainpool_table **old_table);
 const struct chainpool_table *
 chainpool_core_table(const struct chainpool_core *core);
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,

@@ -774,7 +774,8 @@ static void test_bulk_fault(void **state)
  */
 static void test_table_publication(void **state)
 {
-	struct chainpool_table *old, *t1;
+	struct chainpool_table *old, *t1, *t;
+	const struct chainpool_table *from;
 	struct chainpool_slab slab;
 	struct fake_dma fd;
 	struct upool pool;
@@ -797,13 +798,25 @@ static void test_table_publication(void **state)
 				map[i] = calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0));
 			storage[i] = malloc(chainpool_core_table_bytes(i + 1,
 								       debug));
-			/* Storage for fewer slabs than the table needs. */
-			CHECK_EQ(chainpool_core_add_slab(&pool.core, &slab,
-							 map[i], storage[i], i,
-							 &old), -ENOSPC);
-			CHECK_EQ(chainpool_core_add_slab(&pool.core, &slab,
-							 map[i], storage[i],
-							 i + 1, &old), 0);
+			/*
+			 * Storage for fewer slabs than the pool has, then
+			 * than the staged table needs.
+			 */
+			from = chainpool_core_table(&pool.core);
+			if (i)
+				CHECK_EQ(chainpool_core_stage(&pool.core, from,
+							      storage[i], i - 1,
+							      &t), -ENOSPC);
+			CHECK_EQ(chainpool_core_stage(&pool.core, from,
+						      storage[i], i, &t), 0);
+			CHECK_EQ(chainpool_core_stage_slab(&pool.core, t, &slab,
+							   map[i]), -ENOSPC);
+			CHECK_EQ(chainpool_core_stage(&pool.core, from,
+						      storage[i], i + 1, &t), 0);
+			CHECK_EQ(chainpool_core_stage_slab(&pool.core, t, &slab,
+							   map[i]), 0);
+			CHECK_EQ(chainpool_core_stage_seal(&pool.core, t), 0);
+			CHECK_EQ(chainpool_core_publish(&pool.core, t, &old), 0);
 			CHECK(old == (i ? storage[0] : NULL));
 			CHECK(chainpool_core_table(&pool.core) == storage[i]);
 			/* Take every block of the slab; keep the last one. */

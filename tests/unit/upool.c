@@ -37,14 +37,21 @@ static int upool_add_slab(struct upool *pool,
 	u32 max = pool->core.nr_slabs + 1;
 	void *storage = malloc(chainpool_core_table_bytes(max,
 							  pool->core.debug));
-	struct chainpool_table *old;
+	struct chainpool_table *old, *t;
 	int ret;
 
 	if (!storage)
 		return -ENOMEM;
 	pool->table_allocs++;
-	ret = chainpool_core_add_slab(&pool->core, slab, map, storage, max,
-				      &old);
+	ret = chainpool_core_stage(&pool->core,
+				   chainpool_core_table(&pool->core), storage,
+				   max, &t);
+	if (!ret)
+		ret = chainpool_core_stage_slab(&pool->core, t, slab, map);
+	if (!ret)
+		ret = chainpool_core_stage_seal(&pool->core, t);
+	if (!ret)
+		ret = chainpool_core_publish(&pool->core, t, &old);
 	if (ret) {
 		free(storage);
 		pool->table_frees++;
