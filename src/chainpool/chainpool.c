@@ -114,10 +114,10 @@ struct chainpool {
 };
 
 /*
- * Storage of one slab table.  Adding a slab publishes a new table with
- * rcu_assign_pointer() (chainpool_core_add_slab()), so
- * chainpool_dma_to_virt() reads the old or the new one under
- * rcu_read_lock(), as lib/genalloc.c reads its chunks.  The old one is
+ * Storage of one slab table.  Growing publishes a new table with
+ * rcu_assign_pointer() (chainpool_commit(), through
+ * chainpool_core_publish()), so chainpool_dma_to_virt() reads the old or
+ * the new one under rcu_read_lock(), as lib/genalloc.c reads its chunks.  The old one is
  * retired on @next and freed after a grace period by chainpool_reap():
  * once per fill, not once per slab.  Not kfree_rcu(): on 5.9 to 5.13 its
  * bulk free of a kmalloc() above 8 KiB leaves the memory counted as slab
