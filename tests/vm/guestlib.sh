@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 #
-# Helpers for the guest scripts of "@name" steps (see tests/vm/init),
-# installed as /lib/vmtest/guestlib.sh; a script sets GL_TAG and sources it.
+# Helpers of the guest: of tests/vm/init itself and of the scripts of its
+# "@name" steps, installed as /lib/vmtest/guestlib.sh; a script sets GL_TAG
+# and sources it.
 #
-# - gl_fail records a failure (the script must then exit non-zero: gl_end);
-# - gl_load/gl_unload insmod (after the dependencies) and rmmod a module;
+# - gl_say prints a line tagged GL_TAG; gl_fail records a failure in
+#   GL_FAILS (a script must then exit non-zero: gl_end);
+# - gl_load/gl_unload insmod (after the dependencies, gl_load_deps) and
+#   rmmod a module;
 # - gl_klog takes the kernel log since the last call (dmesg -c), so long
 #   loops never overflow the ring buffer; it keeps the splat and KTAP
-#   "not ok" lines for init's final scan and fails the script on a splat;
+#   "not ok" lines for init's final scan (gl_test_log) and fails the
+#   script on a splat;
 # - gl_free_pages/gl_slab_pages read the free page count (buddy plus the
 #   per-CPU lists) and the unreclaimable slab pages, after dropping caches
 #   and shrinking every slab cache, so what is left is what is held;
@@ -48,15 +52,21 @@ gl_end() {
 
 gl_loaded() { [ -d "/sys/module/$(echo "$1" | tr - _)" ]; }
 
+# gl_load_deps MODULE: insmod what MODULE needs (/etc/vmtest/MODULE.deps,
+# in order) and is not loaded yet
+gl_load_deps() {
+	while read -r ko; do
+		[ -n "$ko" ] || continue
+		gl_loaded "${ko%.ko}" && continue
+		insmod "/lib/vmtest/$ko" || gl_fail "insmod ${ko%.ko} (for $1) failed"
+	done < "/etc/vmtest/$1.deps"
+}
+
 # gl_load MODULE [PARAMS...]: dependencies, then insmod; insmod's status
 gl_load() {
 	gl_mod=$1
 	shift
-	while read -r ko; do
-		[ -n "$ko" ] || continue
-		gl_loaded "${ko%.ko}" && continue
-		insmod "/lib/vmtest/$ko" || gl_fail "insmod ${ko%.ko} (for $gl_mod) failed"
-	done < "/etc/vmtest/$gl_mod.deps"
+	gl_load_deps "$gl_mod"
 	insmod "/lib/vmtest/$gl_mod.ko" "$@"
 }
 
@@ -76,6 +86,13 @@ gl_klog() {
 			gl_fail "splat in the kernel log: $(echo "$gl_bad" | grep -m1 -E "$VMTEST_SPLAT_RE" | cut -c1-100)"
 	fi
 	echo "$gl_chunk"
+}
+
+# gl_test_log: the test phase's kernel log, for init's final scan: what
+# gl_klog took and kept, then what is still in the ring buffer
+gl_test_log() {
+	cat "$GL_KEPT" 2>/dev/null
+	dmesg
 }
 
 # gl_settle: give back what the kernel keeps but can drop (page cache,
