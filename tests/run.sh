@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # `make check`: run every test suite, each logged to build/check/<name>.log,
-# print one line per suite and end with "N passed, N failed".
+# and print KTAP: one result per suite, after a line counting the suite's
+# own KTAP results (tests/lib/ktap.sh, or a kernel module's); a failed
+# suite shows its "not ok" lines and the end of its log.  A suite fails if
+# it exits non-zero or reports a "not ok".  The last line reads
+# "N passed, N failed".
 #
 # CHECKS="name ..." runs a subset; the default is every suite below.
 
@@ -26,30 +30,34 @@ all_checks="no-upstream-tracked upstream-lock build-6.1 unit bench-core
 	pkg-dist pkg-rpm pkg-interrupted pkg-deb-install pkg-initrd-boot
 	pkg-deb-upgrade pkg-deb-autopkgtest pkg-deb-range host-unchanged"
 checks=${CHECKS:-$all_checks}
-passed=0
-failed=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 
 kdir_6_1() {
 	find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1
 }
 failed_names=
 
+# run NAME COMMAND...: one suite, one KTAP result
 run() {
-	local name=$1 start rc
+	local name=$1 log=$logdir/$1.log start rc secs oks notoks
 	shift
 
 	start=$(date +%s)
-	"$@" >"$logdir/$name.log" 2>&1
+	"$@" >"$log" 2>&1
 	rc=$?
-	if [ $rc -eq 0 ]; then
-		passed=$((passed + 1))
-		printf 'PASS  %-24s %4ss\n' "$name" $(($(date +%s) - start))
+	secs=$(($(date +%s) - start))
+	# the suite's own results: top-level KTAP lines, not nested ones
+	oks=$(grep -cE '^ok [0-9]+' "$log")
+	notoks=$(grep -cE '^not ok [0-9]+' "$log")
+	ktap_print_msg "$name: $oks ok, $notoks not ok, exit $rc, ${secs}s"
+	if [ $rc -eq 0 ] && [ "$notoks" -eq 0 ]; then
+		ktap_test_pass "$name"
 	else
-		failed=$((failed + 1))
 		failed_names="$failed_names $name"
-		printf 'FAIL  %-24s %4ss  (exit %s, log: %s)\n' "$name" \
-			$(($(date +%s) - start)) $rc "$logdir/$name.log"
-		tail -n 25 "$logdir/$name.log" | sed 's/^/      | /'
+		grep -E '^not ok [0-9]+' "$log" | head -n 20 | sed 's/^/# /'
+		tail -n 25 "$log" | sed 's/^/# | /'
+		ktap_test_fail "$name (log: $log)"
 	fi
 }
 
@@ -57,6 +65,8 @@ run() {
 tests/host-state.sh save "$logdir/host-state" >/dev/null ||
 	{ echo "cannot save the host's state" >&2; exit 2; }
 
+ktap_print_header
+ktap_set_plan "$(wc -w <<<"$checks")"
 for c in $checks; do
 	case $c in
 	no-upstream-tracked) run "$c" tests/check-no-upstream.sh ;;
@@ -98,10 +108,11 @@ for c in $checks; do
 	pkg-deb-range) run "$c" tests/packaging/root.sh tests/packaging/deb-range.sh ;;
 	# nothing above changed the machine's packages, modules, /boot or DKMS
 	host-unchanged) run "$c" tests/host-state.sh compare "$logdir/host-state" ;;
-	*) echo "unknown check: $c" >&2; failed=$((failed + 1)) ;;
+	*) ktap_test_fail "$c (no such check)" ;;
 	esac
 done
 
+ktap_print_totals
 [ -z "$failed_names" ] || echo "failed:$failed_names"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+[ "$KTAP_CNT_FAIL" -eq 0 ]

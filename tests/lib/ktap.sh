@@ -1,0 +1,90 @@
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# KTAP results for the host-side test scripts, sourced, with the helper
+# names of the kernel's tools/testing/selftests/kselftest/ktap_helpers.sh:
+#
+#   ktap_print_header            "KTAP version 1"
+#   ktap_set_plan N              "1..N" up front, when N is known
+#   ktap_test_pass DESC          "ok N DESC"
+#   ktap_test_fail DESC          "not ok N DESC"
+#   ktap_test_skip DESC          "ok N DESC # SKIP"
+#   ktap_test_result DESC CMD... runs CMD: pass or fail
+#   ktap_print_msg MSG           "# MSG", a diagnostic line
+#   ktap_exit_fail_msg MSG       "Bail out! MSG", exit 2: the script cannot go on
+#   ktap_finished                the plan, if none was set (TAP 13 allows
+#                                it last), "# Totals: ...", then exit 1 if
+#                                anything failed; the script's last command
+#
+# tests/run.sh (make check) counts the "ok" and "not ok" lines of each
+# suite's log and shows the failed ones.
+
+KTAP_TESTNO=0
+KTAP_CNT_PASS=0
+KTAP_CNT_FAIL=0
+KTAP_CNT_SKIP=0
+KTAP_PLAN=
+
+ktap_print_header() {
+	echo "KTAP version 1"
+}
+
+ktap_set_plan() {
+	KTAP_PLAN=$1
+	echo "1..$1"
+}
+
+ktap_print_msg() {
+	echo "# $*"
+}
+
+ktap_test_pass() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_PASS=$((KTAP_CNT_PASS + 1))
+	echo "ok $KTAP_TESTNO $*"
+}
+
+ktap_test_fail() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
+	echo "not ok $KTAP_TESTNO $*"
+}
+
+ktap_test_skip() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
+	echo "ok $KTAP_TESTNO $* # SKIP"
+}
+
+ktap_test_result() {
+	ktap_desc=$1
+	shift
+	if "$@"; then
+		ktap_test_pass "$ktap_desc"
+	else
+		ktap_test_fail "$ktap_desc"
+	fi
+}
+
+ktap_exit_fail_msg() {
+	echo "Bail out! $*"
+	exit 2
+}
+
+ktap_print_totals() {
+	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
+}
+
+ktap_finished() {
+	[ -n "$KTAP_PLAN" ] || echo "1..$KTAP_TESTNO"
+	ktap_print_totals
+	ktap_rc=0
+	[ "$KTAP_CNT_FAIL" -eq 0 ] || ktap_rc=1
+	if [ -n "$KTAP_PLAN" ] && [ "$KTAP_PLAN" != "$KTAP_TESTNO" ]; then
+		echo "# planned $KTAP_PLAN tests, ran $KTAP_TESTNO"
+		ktap_rc=1
+	fi
+	# Not an unconditional exit: shellcheck would then take every function
+	# called only through ktap_test_result for unreachable (SC2317).
+	[ "$ktap_rc" = 0 ] || exit "$ktap_rc"
+}
