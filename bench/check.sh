@@ -18,21 +18,21 @@ out=$top/build/check/bench
 kernel=${BENCH_CHECK_KERNEL:-6.1}
 ns=${BENCH_CHECK_N:-1000 10000}
 allocators=dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor
-fails=0
-ok()   { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 rm -rf "$out"
 BENCH_OUT=$out BENCH_KERNELS=$kernel BENCH_SETUPS=plain BENCH_N=$ns \
 	BENCH_REPEAT=1 BENCH_WARM_MB=0 BENCH_TIMEOUT=600 BENCH_ALLOCATORS=$allocators \
-	bench/run.sh > "$out.log" 2>&1 || { tail -n 40 "$out.log"; fail "bench/run.sh failed (log: $out.log)"; }
+	bench/run.sh > "$out.log" 2>&1 || { tail -n 40 "$out.log" | sed 's/^/# | /'; ktap_test_fail "bench/run.sh failed (log: $out.log)"; }
 
 json=$out/results.json
 if [ -s "$json" ]; then
 	if python3 bench/results.py check --n "$ns" --allocators "$allocators" "$json"; then
-		ok "every allocator and N has a plausible record"
+		ktap_test_pass "every allocator and N has a plausible record"
 	else
-		fail "results.json does not hold what it should"
+		ktap_test_fail "results.json does not hold what it should"
 	fi
 	# the JSON the issue asks for, field by field
 	if python3 - "$json" "$kernel" <<'PY'
@@ -47,12 +47,12 @@ for r in bad:
 sys.exit(1 if bad or not recs else 0)
 PY
 	then
-		ok "records carry the documented fields"
+		ktap_test_pass "records carry the documented fields"
 	else
-		fail "records lack fields or carry the wrong series, setup or size"
+		ktap_test_fail "records lack fields or carry the wrong series, setup or size"
 	fi
 else
-	fail "no $json"
+	ktap_test_fail "no $json"
 fi
 
 table=$out/table.txt
@@ -62,20 +62,20 @@ if [ -s "$table" ]; then
 		grep -q " $a " "$table" || missing="$missing $a"
 	done
 	if [ -z "$missing" ] && grep -q 'x = time / chainpool' "$table"; then
-		ok "the table names every allocator and its ratio to chainpool"
+		ktap_test_pass "the table names every allocator and its ratio to chainpool"
 	else
-		fail "table lacks:${missing:- the ratio header}"
+		ktap_test_fail "table lacks:${missing:- the ratio header}"
 	fi
 else
-	fail "no table $table"
+	ktap_test_fail "no table $table"
 fi
 
 png=$out/scaling.png
 if [ -s "$png" ] && [ "$(od -An -tx1 -N8 "$png" | tr -d ' ')" = 89504e470d0a1a0a ] &&
    [ "$(stat -c %s "$png")" -gt 10000 ]; then
-	ok "the plot is a PNG ($(stat -c %s "$png") bytes)"
+	ktap_test_pass "the plot is a PNG ($(stat -c %s "$png") bytes)"
 else
-	fail "no plot, or not a PNG: $png"
+	ktap_test_fail "no plot, or not a PNG: $png"
 fi
 
 # The checker must go red: a record missing, and a page_carve count off.
@@ -93,12 +93,11 @@ PY
 	for bad in bad1 bad2; do
 		if python3 bench/results.py check --n "$ns" --allocators "$allocators" \
 			"$out/$bad.json" >/dev/null 2>&1; then
-			fail "the checker accepted doctored results ($bad)"
+			ktap_test_fail "the checker accepted doctored results ($bad)"
 		else
-			ok "the checker rejects doctored results ($bad)"
+			ktap_test_pass "the checker rejects doctored results ($bad)"
 		fi
 	done
 fi
 
-echo "bench check: $fails failure(s)"
-[ "$fails" = 0 ]
+ktap_finished

@@ -8,24 +8,26 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64" >&2; exit 1; }
+[ -n "$kdir" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64"
 
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
 want="$base-$(cat "$top/src/VERSION")"
 ko=$(KDIR=$kdir KVER='' CP_WERROR=1 "$top/scripts/build-module.sh" "$top/build/tree" "$top/build/check/obj" | tail -n 1)
+ktap_test_result "built with -Werror: $ko" [ -f "$ko" ]
 
 version=$(modinfo -F version "$ko")
 vermagic=$(modinfo -F vermagic "$ko")
-echo "version:  $version"
-echo "vermagic: $vermagic"
-[ "$version" = "$want" ] || { echo "FAIL: version is '$version', want '$want'" >&2; exit 1; }
+ktap_test_result "version is '$version', want '$want'" [ "$version" = "$want" ]
 case $vermagic in
-6.1.0-*-amd64\ *) ;;
-*) echo "FAIL: vermagic '$vermagic' is not Debian 12's 6.1" >&2; exit 1 ;;
+6.1.0-*-amd64\ *) ktap_test_pass "vermagic '$vermagic' is Debian 12's 6.1" ;;
+*) ktap_test_fail "vermagic '$vermagic' is not Debian 12's 6.1" ;;
 esac
 for p in pool_allocator chainpool_slab_kb; do
-	modinfo -F parm "$ko" | grep -q "^$p:" ||
-		{ echo "FAIL: parameter $p missing: chainpool is not linked in" >&2; exit 1; }
+	ktap_test_result "parameter $p: chainpool is linked in" \
+		grep -q "^$p:" <<<"$(modinfo -F parm "$ko")"
 done
-echo "ok: $ko"
+ktap_finished

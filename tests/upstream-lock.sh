@@ -8,29 +8,35 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 upstream=$top/build/upstream
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 [ -d "$upstream/drivers/scsi/mpt3sas" ] ||
-	{ echo "no extracted upstream in $upstream: run make upstream" >&2; exit 1; }
+	ktap_exit_fail_msg "no extracted upstream in $upstream: run make upstream"
 
 cp -r "$upstream" "$scratch/good"
 UPSTREAM=$scratch/good "$top/scripts/upstream.sh" fetch "$scratch/out-good"
-cmp "$upstream/drivers/scsi/mpt3sas/mpt3sas_base.c" \
+ktap_test_result "a tree matching the lock is accepted" \
+	cmp "$upstream/drivers/scsi/mpt3sas/mpt3sas_base.c" \
 	"$scratch/out-good/drivers/scsi/mpt3sas/mpt3sas_base.c"
-echo "ok: a tree matching the lock is accepted"
 
 cp -r "$upstream" "$scratch/bad"
 echo "/* changed */" >>"$scratch/bad/drivers/scsi/mpt3sas/mpt3sas_config.c"
 touch "$scratch/bad/drivers/scsi/mpt3sas/extra.c"
 if UPSTREAM=$scratch/bad "$top/scripts/upstream.sh" fetch "$scratch/out-bad" 2>"$scratch/err"; then
-	echo "FAIL: a tree with a changed file was accepted" >&2
-	exit 1
+	ktap_test_fail "a tree with a changed file is refused"
+else
+	ktap_test_pass "a tree with a changed file is refused"
 fi
-cat "$scratch/err"
-grep -q 'differs: drivers/scsi/mpt3sas/mpt3sas_config.c' "$scratch/err"
-grep -q 'not in lock: drivers/scsi/mpt3sas/extra.c' "$scratch/err"
-grep -q 'make repin' "$scratch/err"
-[ ! -e "$scratch/out-bad" ]
-echo "ok: a changed tree is refused, naming the files and the re-pin command"
+sed 's/^/# | /' "$scratch/err"
+ktap_test_result "the refusal names the changed file" \
+	grep -q 'differs: drivers/scsi/mpt3sas/mpt3sas_config.c' "$scratch/err"
+ktap_test_result "the refusal names the file not in the lock" \
+	grep -q 'not in lock: drivers/scsi/mpt3sas/extra.c' "$scratch/err"
+ktap_test_result "the refusal names the re-pin command" grep -q 'make repin' "$scratch/err"
+ktap_test_result "a refused tree is not extracted" [ ! -e "$scratch/out-bad" ]
+ktap_finished

@@ -39,7 +39,7 @@
 # without forcing.
 #
 # Work in build/compat-fallbacks/ (OUT=), the tree from TREE= (default
-# build/tree).  Ends with "compat-fallbacks: N passed, N failed".
+# build/tree).  Prints KTAP (tests/lib/ktap.sh).
 
 set -u
 
@@ -49,21 +49,9 @@ out=${OUT:-$top/build/compat-fallbacks}
 jobs=${JOBS:-2}
 series_list=${*:-5.10 6.1}
 
-passed=0
-failed=0
-ok() {
-	passed=$((passed + 1))
-	echo "PASS  $*"
-}
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL  $*"
-}
-finish() {
-	echo "compat-fallbacks: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 # Probes that stay as the kernel reports them, with the reason: their
 # fallback uses a header or struct member that the kernel of that series
@@ -97,8 +85,7 @@ keep_reason() {
 }
 
 if [ ! -f "$tree/Makefile" ] || [ ! -f "$tree/compat/probe.mk" ]; then
-	fail "no assembled tree in $tree (run make tree)"
-	finish
+	ktap_exit_fail_msg "no assembled tree in $tree (run make tree)"
 fi
 
 # The oldest supported series and the probes newer than it.
@@ -109,7 +96,7 @@ for f in "$tree"/compat/probes/*.c; do
 	m=HAVE_$(echo "$n" | tr '[:lower:]' '[:upper:]')
 	since=$(sed -n 's/^ \* Since: v\([0-9][0-9.]*\)\( .*\)\{0,1\}$/\1/p' "$f")
 	if [ "$(echo "$since" | wc -w)" -ne 1 ]; then
-		fail "probe $n: no single ' * Since: vX.Y' line in its comment"
+		ktap_test_fail "probe $n: no single ' * Since: vX.Y' line in its comment"
 		continue
 	fi
 	# newer than kernel-min: sort -V puts it last and it differs
@@ -120,13 +107,13 @@ for f in "$tree"/compat/probes/*.c; do
 done
 nforced=$(echo "$forced" | wc -w)
 echo "compat-fallbacks: kernel-min $min, $nforced probes newer:$forced"
-[ "$nforced" -gt 0 ] || fail "no probe is newer than $min"
+[ "$nforced" -gt 0 ] || ktap_test_fail "no probe is newer than $min"
 
 # KEEP must name probes that are forced, so that it cannot go stale.
 for m in $(echo "$KEEP" | awk 'NF { print $1 }'); do
 	case " $forced " in
 	*" $m "*) ;;
-	*) fail "KEEP names $m, which is not forced false for $min" ;;
+	*) ktap_test_fail "KEEP names $m, which is not forced false for $min" ;;
 	esac
 done
 
@@ -148,7 +135,7 @@ for series in $series_list; do
 	log=$out/$series.log
 	: > "$log"
 	if ! "$top/tests/kernels/fetch.sh" "$series" >> "$log" 2>&1; then
-		fail "$series: no kernel (tests/kernels/fetch.sh $series, see $log)"
+		ktap_test_fail "$series: no kernel (tests/kernels/fetch.sh $series, see $log)"
 		continue
 	fi
 	KVER=$(kenv "$series" KVER)
@@ -174,10 +161,10 @@ for series in $series_list; do
 	if make -C "$obj" -j"$jobs" KVER="$KVER" KDIR="$KDIR" CP_WERROR=1 \
 		COMPAT_FORCE_FALSE="$list" $KMAKEFLAGS >> "$log" 2>&1 &&
 	   [ -f "$obj/mpt3sas.ko" ]; then
-		ok "$series: mpt3sas.ko builds with $(echo $list | wc -w) probes forced false ($(($(date +%s) - start))s)"
+		ktap_test_pass "$series: mpt3sas.ko builds with $(echo $list | wc -w) probes forced false ($(($(date +%s) - start))s)"
 	else
-		fail "$series: build with probes forced false (log: $log)"
-		grep -E 'error|warning|undefined' "$log" | head -n 20 | sed 's/^/      | /'
+		ktap_test_fail "$series: build with probes forced false (log: $log)"
+		grep -E 'error|warning|undefined' "$log" | head -n 20 | sed 's/^/# | /'
 		continue
 	fi
 	[ -n "$first" ] || first=$series
@@ -188,14 +175,14 @@ for series in $series_list; do
 		grep -qx "/\* $m forced false by COMPAT_FORCE_FALSE \*/" "$h" || bad="$bad $m"
 	done
 	if [ -z "$bad" ]; then
-		ok "$series: compat_config.h has every forced probe off"
+		ktap_test_pass "$series: compat_config.h has every forced probe off"
 	else
-		fail "$series: compat_config.h does not have these off:$bad"
+		ktap_test_fail "$series: compat_config.h does not have these off:$bad"
 	fi
 
 	if grep -q 'undefined!' "$log"; then
-		fail "$series: modpost reports undefined symbols"
-		grep 'undefined!' "$log" | sed 's/^/      | /'
+		ktap_test_fail "$series: modpost reports undefined symbols"
+		grep 'undefined!' "$log" | sed 's/^/# | /'
 	else
 		undef=
 		for s in $(nm -u "$obj/mpt3sas.ko" | awk '{ print $2 }'); do
@@ -203,17 +190,17 @@ for series in $series_list; do
 				"$KDIR/Module.symvers" || undef="$undef $s"
 		done
 		if [ -z "$undef" ]; then
-			ok "$series: every undefined symbol is exported by $KVER"
+			ktap_test_pass "$series: every undefined symbol is exported by $KVER"
 		else
-			fail "$series: symbols $KVER does not export:$undef"
+			ktap_test_fail "$series: symbols $KVER does not export:$undef"
 		fi
 	fi
 
 	vermagic=$(modinfo -F vermagic "$obj/mpt3sas.ko" 2>&1)
 	version=$(modinfo -F version "$obj/mpt3sas.ko" 2>&1)
 	case $vermagic in
-	"$KVER "*) ok "$series: modinfo: version $version, vermagic $vermagic" ;;
-	*) fail "$series: modinfo: vermagic '$vermagic', expected $KVER" ;;
+	"$KVER "*) ktap_test_pass "$series: modinfo: version $version, vermagic $vermagic" ;;
+	*) ktap_test_fail "$series: modinfo: vermagic '$vermagic', expected $KVER" ;;
 	esac
 
 	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
@@ -232,14 +219,14 @@ for series in $series_list; do
 			fi
 		done
 		if [ -z "$tpl" ]; then
-			fail "$series: mpt3sas_driver_template not found in mpt3sas_scsih.i"
+			ktap_test_fail "$series: mpt3sas_driver_template not found in mpt3sas_scsih.i"
 		elif [ -z "$bad" ]; then
-			ok "$series: host template as on $min (no .map_queues, .mq_poll, .max_segment_size, groups)"
+			ktap_test_pass "$series: host template as on $min (no .map_queues, .mq_poll, .max_segment_size, groups)"
 		else
-			fail "$series: host template has:$bad"
+			ktap_test_fail "$series: host template has:$bad"
 		fi
 	else
-		fail "$series: cannot preprocess mpt3sas_scsih.c (log: $log)"
+		ktap_test_fail "$series: cannot preprocess mpt3sas_scsih.c (log: $log)"
 	fi
 done
 
@@ -262,17 +249,17 @@ if [ -n "$first" ]; then
 static int mpt3sas_compat_planted_error = ;' "$planted/compat/renames.h"
 	if ! grep -q '^static int mpt3sas_compat_planted_error = ;$' \
 		"$planted/compat/renames.h"; then
-		fail "self-check: could not plant the error (the sysfs_emit fallback changed?)"
+		ktap_test_fail "self-check: could not plant the error (the sysfs_emit fallback changed?)"
 	else
 		cp -r "$out/$series/tree/compat/generated" "$planted/compat/"
 		# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 		if make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
 			>> "$log" 2>&1; then
-			fail "self-check: a syntax error in a fallback did not break the forced build"
+			ktap_test_fail "self-check: a syntax error in a fallback did not break the forced build"
 		elif grep -q 'mpt3sas_compat_planted_error' "$log"; then
-			ok "self-check: a syntax error in a fallback breaks the forced build"
+			ktap_test_pass "self-check: a syntax error in a fallback breaks the forced build"
 		else
-			fail "self-check: the forced build failed, but not on the planted error (log: $log)"
+			ktap_test_fail "self-check: the forced build failed, but not on the planted error (log: $log)"
 		fi
 		rm -rf "$planted/compat/generated" "$planted/mpt3sas/mpt3sas_config.o"
 		# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
@@ -280,11 +267,11 @@ static int mpt3sas_compat_planted_error = ;' "$planted/compat/renames.h"
 			OUT="$planted/compat/generated" $KMAKEFLAGS >> "$log" 2>&1 &&
 		   make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
 			>> "$log" 2>&1; then
-			ok "self-check: without forcing, the planted error is not compiled"
+			ktap_test_pass "self-check: without forcing, the planted error is not compiled"
 		else
-			fail "self-check: the planted tree does not build unforced (log: $log)"
+			ktap_test_fail "self-check: the planted tree does not build unforced (log: $log)"
 		fi
 	fi
 fi
 
-finish
+ktap_finished

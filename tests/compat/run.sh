@@ -15,7 +15,7 @@
 #  6. every probe's comment has the " * Since: vX.Y" line that
 #     old-kernel-fallbacks.sh reads;
 #  7. a CC with quotes and spaces reaches the stamp as given.
-# Ends with the plain line "compat: N passed, N failed"; exits 1 on failure.
+# Prints KTAP (tests/lib/ktap.sh); exits 1 on failure.
 
 set -u
 
@@ -27,18 +27,9 @@ probe_mk=$top/src/compat/probe.mk
 work=$(mktemp -d "${TMPDIR:-/tmp}/compat-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-passed=0
-failed=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "PASS  $*"
-}
-
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL  $*"
-}
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 probe() {
 	if [ -n "$cc" ]; then
@@ -48,34 +39,31 @@ probe() {
 	fi
 }
 
-if [ ! -f "$kdir/Makefile" ]; then
-	echo "compat: no kernel build directory at KDIR=$kdir"
-	echo "compat: 0 passed, 1 failed"
-	exit 1
-fi
+[ -f "$kdir/Makefile" ] ||
+	ktap_exit_fail_msg "compat: no kernel build directory at KDIR=$kdir"
 
 # 1. known-true and known-false probes
 out=$work/test
 if probe PROBES="$here/probes" OUT="$out" > "$work/test.log" 2>&1; then
 	h=$out/compat_config.h
 	if grep -qx '#define HAVE_COMPAT_TEST_TRUE 1' "$h"; then
-		ok "true probe reported present"
+		ktap_test_pass "true probe reported present"
 	else
-		fail "true probe not reported present (see $out/probe.log)"
+		ktap_test_fail "true probe not reported present (see $out/probe.log)"
 	fi
 	if grep -qx '/\* #undef HAVE_COMPAT_TEST_FALSE \*/' "$h"; then
-		ok "false probe reported missing"
+		ktap_test_pass "false probe reported missing"
 	else
-		fail "false probe not reported missing"
+		ktap_test_fail "false probe not reported missing"
 	fi
 	if grep -q 'compat: .*: 2 probes, 1 yes, 1 no' "$out/compat_summary.txt"; then
-		ok "summary counts 2 probes, 1 yes, 1 no"
+		ktap_test_pass "summary counts 2 probes, 1 yes, 1 no"
 	else
-		fail "summary wrong: $(tail -n 1 "$out/compat_summary.txt")"
+		ktap_test_fail "summary wrong: $(tail -n 1 "$out/compat_summary.txt")"
 	fi
 else
-	fail "probe.mk failed on the test probes:"
-	sed 's/^/      | /' "$work/test.log"
+	ktap_test_fail "probe.mk failed on the test probes:"
+	sed 's/^/# | /' "$work/test.log"
 fi
 
 # 2. the real probe set
@@ -83,33 +71,33 @@ out=$work/real
 if probe OUT="$out" > "$work/real.log" 2>&1; then
 	h=$out/compat_config.h
 	if grep -qx '#define HAVE_STRSCPY 1' "$h"; then
-		ok "HAVE_STRSCPY reported present"
+		ktap_test_pass "HAVE_STRSCPY reported present"
 	else
-		fail "HAVE_STRSCPY not reported present"
+		ktap_test_fail "HAVE_STRSCPY not reported present"
 	fi
 	if grep -q 'COMPAT_TEST' "$h"; then
-		fail "test probes leaked into the real probe set"
+		ktap_test_fail "test probes leaked into the real probe set"
 	else
-		ok "real probe set has only the driver's probes"
+		ktap_test_pass "real probe set has only the driver's probes"
 	fi
 	n_src=$(printf '%s\n' "$top"/src/compat/probes/*.c | wc -l)
 	n_h=$(grep -c 'HAVE_' "$h")
 	if [ "$n_src" -eq "$n_h" ]; then
-		ok "one result line per probe ($n_h)"
+		ktap_test_pass "one result line per probe ($n_h)"
 	else
-		fail "$n_src probes but $n_h result lines"
+		ktap_test_fail "$n_src probes but $n_h result lines"
 	fi
 	cat "$out/compat_summary.txt"
 
 	# 3. cached
 	if probe OUT="$out" 2>&1 | grep -q 'is up to date'; then
-		ok "second run reuses the cached result"
+		ktap_test_pass "second run reuses the cached result"
 	else
-		fail "second run probed again"
+		ktap_test_fail "second run probed again"
 	fi
 else
-	fail "probe.mk failed on the real probes:"
-	sed 's/^/      | /' "$work/real.log"
+	ktap_test_fail "probe.mk failed on the real probes:"
+	sed 's/^/# | /' "$work/real.log"
 fi
 
 # 4. a broken kernel build directory must fail, not report "all missing"
@@ -117,11 +105,11 @@ mkdir -p "$work/badkdir"
 printf 'modules:\n\t@false\n' > "$work/badkdir/Makefile"
 if make --no-print-directory -f "$probe_mk" KDIR="$work/badkdir" \
 	OUT="$work/bad" > "$work/bad.log" 2>&1; then
-	fail "probe.mk succeeded on a broken KDIR"
+	ktap_test_fail "probe.mk succeeded on a broken KDIR"
 elif grep -q 'sanity probe did not build' "$work/bad.log"; then
-	ok "broken KDIR fails the sanity probe"
+	ktap_test_pass "broken KDIR fails the sanity probe"
 else
-	fail "broken KDIR failed without the sanity message"
+	ktap_test_fail "broken KDIR failed without the sanity message"
 fi
 
 # 5. COMPAT_FORCE_FALSE
@@ -130,27 +118,27 @@ if probe PROBES="$here/probes" OUT="$out" \
 	COMPAT_FORCE_FALSE=HAVE_COMPAT_TEST_TRUE > "$work/force.log" 2>&1; then
 	h=$out/compat_config.h
 	if grep -q 'is up to date' "$work/force.log"; then
-		fail "COMPAT_FORCE_FALSE reused the cached result"
+		ktap_test_fail "COMPAT_FORCE_FALSE reused the cached result"
 	elif grep -qx '/\* HAVE_COMPAT_TEST_TRUE forced false by COMPAT_FORCE_FALSE \*/' "$h" &&
 	     ! grep -q '#define HAVE_COMPAT_TEST_TRUE' "$h" &&
 	     grep -q 'HAVE_COMPAT_TEST_TRUE *no (forced)' "$out/compat_summary.txt" &&
 	     grep -q 'compat: .*: 2 probes, 0 yes, 2 no' "$out/compat_summary.txt"; then
-		ok "COMPAT_FORCE_FALSE turns a present API off and says so"
+		ktap_test_pass "COMPAT_FORCE_FALSE turns a present API off and says so"
 	else
-		fail "COMPAT_FORCE_FALSE did not turn HAVE_COMPAT_TEST_TRUE off"
-		sed 's/^/      | /' "$h" "$out/compat_summary.txt"
+		ktap_test_fail "COMPAT_FORCE_FALSE did not turn HAVE_COMPAT_TEST_TRUE off"
+		sed 's/^/# | /' "$h" "$out/compat_summary.txt"
 	fi
 else
-	fail "probe.mk failed with COMPAT_FORCE_FALSE:"
-	sed 's/^/      | /' "$work/force.log"
+	ktap_test_fail "probe.mk failed with COMPAT_FORCE_FALSE:"
+	sed 's/^/# | /' "$work/force.log"
 fi
 if probe PROBES="$here/probes" OUT="$work/typo" \
 	COMPAT_FORCE_FALSE=HAVE_COMPAT_TEST_TYPO > "$work/typo.log" 2>&1; then
-	fail "COMPAT_FORCE_FALSE accepted a name that is no probe"
+	ktap_test_fail "COMPAT_FORCE_FALSE accepted a name that is no probe"
 elif grep -q 'HAVE_COMPAT_TEST_TYPO, which is no probe' "$work/typo.log"; then
-	ok "COMPAT_FORCE_FALSE rejects a name that is no probe"
+	ktap_test_pass "COMPAT_FORCE_FALSE rejects a name that is no probe"
 else
-	fail "COMPAT_FORCE_FALSE typo failed without the message"
+	ktap_test_fail "COMPAT_FORCE_FALSE typo failed without the message"
 fi
 
 # 6. the version line of every probe
@@ -160,9 +148,9 @@ for f in "$top"/src/compat/probes/*.c; do
 		missing="$missing $(basename "$f")"
 done
 if [ -z "$missing" ]; then
-	ok "every probe has one ' * Since: vX.Y' line"
+	ktap_test_pass "every probe has one ' * Since: vX.Y' line"
 else
-	fail "probes without one ' * Since: vX.Y' line:$missing"
+	ktap_test_fail "probes without one ' * Since: vX.Y' line:$missing"
 fi
 
 # 7. values travel in the environment, never pasted into shell code
@@ -170,10 +158,9 @@ q='cc "quoted" and spaced'
 stamp=$(make -s --no-print-directory -f "$probe_mk" KDIR="$kdir" \
 	OUT="$work/quote" CC="$q" stamp 2>&1)
 if printf '%s\n' "$stamp" | grep -qxF "cc=$q"; then
-	ok "a CC with quotes reaches the stamp as given"
+	ktap_test_pass "a CC with quotes reaches the stamp as given"
 else
-	fail "a CC with quotes came out as: $(printf '%s\n' "$stamp" | grep '^cc=')"
+	ktap_test_fail "a CC with quotes came out as: $(printf '%s\n' "$stamp" | grep '^cc=')"
 fi
 
-echo "compat: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+ktap_finished

@@ -22,8 +22,8 @@ deb=$(build_debs "$work/repo")
 echo "deb [trusted=yes] file:$work/repo ./" >/etc/apt/sources.list.d/$name-test.list
 apt-get -q update -o Dir::Etc::SourceList=/dev/null \
 	-o Dir::Etc::SourceParts=/etc/apt/sources.list.d >/dev/null ||
-	die "cannot read the local repository"
-check "apt sees $(basename "$deb")" apt-cache show "$pkg"
+	ktap_exit_fail_msg "cannot read the local repository"
+ktap_test_result "apt sees $(basename "$deb")" apt-cache show "$pkg"
 
 # The source tree the test runs from: debian/ as shipped.
 mkdir -p "$work/src"
@@ -31,21 +31,21 @@ cp -r "$top/packaging/deb/debian" "$work/src/"
 mv "$work/src/debian/control.in" "$work/src/debian/control"
 
 cmds=$(sed -n 's/^Test-Command: //p' "$control")
-check "debian/tests/control declares a Test-Command" [ -n "$cmds" ]
+ktap_test_result "debian/tests/control declares a Test-Command" [ -n "$cmds" ]
 while read -r cmd; do
 	[ -n "$cmd" ] || continue
 	log "$cmd"
 	rc=0
 	(cd "$work/src" && $cmd) >"$work/test.log" 2>&1 </dev/null || rc=$?
 	grep -E '^(I|E): ' "$work/test.log" | grep -v -e '^I:   ' | tail -n 12
-	check "$cmd exits 0" [ "$rc" = 0 ]
-	check "it tested $pkg" grep -q "^I: Testing binary package $pkg" "$work/test.log"
-	check "it reports PASS for $kver" grep -qx "I: PASS $kver" "$work/test.log"
-	check "it reports no FAIL" not grep -q '^I: FAIL' "$work/test.log"
+	ktap_test_result "$cmd exits 0" [ "$rc" = 0 ]
+	ktap_test_result "it tested $pkg" grep -q "^I: Testing binary package $pkg" "$work/test.log"
+	ktap_test_result "it reports PASS for $kver" grep -qx "I: PASS $kver" "$work/test.log"
+	ktap_test_result "it reports no FAIL" not grep -q '^I: FAIL' "$work/test.log"
 done <<<"$cmds"
 
 log "purging"
 apt-get -q purge -y "$pkg" >/dev/null 2>&1
 left=$(leftovers)
-check "nothing left after purge${left:+: $left}" [ -z "$left" ]
+ktap_test_result "nothing left after purge${left:+: $left}" [ -z "$left" ]
 finish "$suite"

@@ -41,16 +41,16 @@ kver2=${KVER2:-$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.12.*+deb12-a
 if [ -z "$kver2" ]; then
 	hdr=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
 		awk '{ print $1 }' | sort -V | tail -n 1)
-	[ -n "$hdr" ] || die "Debian's archive offers no linux-headers-6.12.*+deb12-amd64 (bookworm-security)"
+	[ -n "$hdr" ] || ktap_exit_fail_msg "Debian's archive offers no linux-headers-6.12.*+deb12-amd64 (bookworm-security)"
 	before=$(dpkg-query -W -f='${Package}\n' | sort)
 	log "installing $hdr"
-	apt-get -q install -y --no-install-recommends "$hdr" >/dev/null || die "cannot install $hdr"
+	apt-get -q install -y --no-install-recommends "$hdr" >/dev/null || ktap_exit_fail_msg "cannot install $hdr"
 	added=$(comm -13 <(echo "$before") <(dpkg-query -W -f='${Package}\n' | sort) | tr '\n' ' ')
 	kver2=${hdr#linux-headers-}
 fi
-[ -e "/lib/modules/$kver2/build/include" ] || die "no headers for $kver2"
+[ -e "/lib/modules/$kver2/build/include" ] || ktap_exit_fail_msg "no headers for $kver2"
 log "kernels: $kver (in range) and $kver2 (outside $kmin to $series)"
-[ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
+[ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 
 log "building the package for kernels $kmin to $series"
 deb=$(DKMS_KERNEL_MAX=$series build_debs "$work")
@@ -58,14 +58,14 @@ msg="$name supports kernels $kmin to $series; $kver2 is not supported"
 
 log "installing"
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
-check "package is installed (a skipped kernel is no failure)" [ "$(pkg_state)" = "install ok installed" ]
+ktap_test_result "package is installed (a skipped kernel is no failure)" [ "$(pkg_state)" = "install ok installed" ]
 dkms status -m "$name"
-check "installed for $kver" dkms_installed "$kver"
-check "not installed for $kver2" not dkms_installed "$kver2"
-check "no mpt3sas of ours in $kver2's modules" \
+ktap_test_result "installed for $kver" dkms_installed "$kver"
+ktap_test_result "not installed for $kver2" not dkms_installed "$kver2"
+ktap_test_result "no mpt3sas of ours in $kver2's modules" \
 	[ -z "$(find "/lib/modules/$kver2" -path '*/updates/*' -name 'mpt3sas.ko*')" ]
-check "the install names the range: '$msg: skipped.'" grep -qF "$msg: skipped." "$work/install.log"
-check "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/modules/$kver/updates/*"
+ktap_test_result "the install names the range: '$msg: skipped.'" grep -qF "$msg: skipped." "$work/install.log"
+ktap_test_result "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/modules/$kver/updates/*"
 
 # A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
 src=/usr/src/$name-$(dpkg-query -W -f='${Version}' "$pkg")
@@ -73,13 +73,13 @@ out=$(make -s -C "$src" -f dkms.mk range-check KVER="$kver2" KERNEL_MIN="$kmin" 
 echo "dkms.mk for $kver2: exit $rc: $out"
 refused=no
 if [ "$rc" != 0 ] && grep -qF "$msg" <<<"$out"; then refused=yes; fi
-check "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
-check "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin" KERNEL_MAX="$series"
+ktap_test_result "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
+ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin" KERNEL_MAX="$series"
 
 log "purging"
 apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
 left=$(leftovers)
 [ -z "$left" ] || echo "left: $left"
-check "nothing left after purge" [ -z "$left" ]
+ktap_test_result "nothing left after purge" [ -z "$left" ]
 
 finish "$suite"

@@ -16,32 +16,32 @@ set -eu
 suite="deb-upgrade"
 work=$top/build/pkg/test/$suite
 release=$(cat "$top/src/VERSION")
-[ "$release" != cp9 ] || die "src/VERSION is already cp9: nothing to upgrade to"
+[ "$release" != cp9 ] || ktap_exit_fail_msg "src/VERSION is already cp9: nothing to upgrade to"
 
 start_install_test
 
 log "building $release and cp9"
 old=$(build_debs "$work/$release")
 new=$(CP_RELEASE=cp9 build_debs "$work/cp9")
-check "dpkg orders $(basename "$new") after $(basename "$old")" \
+ktap_test_result "dpkg orders $(basename "$new") after $(basename "$old")" \
 	dpkg --compare-versions "$base.cp9" gt "$base.$release"
 
 # one_version RELEASE: exactly that version is everywhere.
 one_version() {
 	local r=$1 im
 	dkms status -m "$name"
-	check "dkms knows only $base.$r" [ "$(dkms_versions)" = "$base.$r" ]
-	check "dkms status: installed for $kver" dkms_installed "$kver"
-	check "/usr/src holds only $name-$base.$r" \
+	ktap_test_result "dkms knows only $base.$r" [ "$(dkms_versions)" = "$base.$r" ]
+	ktap_test_result "dkms status: installed for $kver" dkms_installed "$kver"
+	ktap_test_result "/usr/src holds only $name-$base.$r" \
 		[ "$(ls -d /usr/src/"$name"-* 2>/dev/null)" = "/usr/src/$name-$base.$r" ]
-	check "/var/lib/dkms/$name holds only $base.$r" \
+	ktap_test_result "/var/lib/dkms/$name holds only $base.$r" \
 		[ "$(find "/var/lib/dkms/$name" -mindepth 1 -maxdepth 1 -type d -printf '%f\n')" = "$base.$r" ]
-	check "modinfo -k $kver: $base-$r" [ "$(resolved_version "$kver")" = "$base-$r" ]
-	check "one mpt3sas under updates/ for $kver" \
+	ktap_test_result "modinfo -k $kver: $base-$r" [ "$(resolved_version "$kver")" = "$base-$r" ]
+	ktap_test_result "one mpt3sas under updates/ for $kver" \
 		[ "$(find "/lib/modules/$kver/updates" -name 'mpt3sas.ko*' | wc -l)" = 1 ]
 	im=$(initrd_module "$kver" "$work/initrd")
 	echo "initramfs: $im"
-	check "initramfs holds $base-$r only" \
+	ktap_test_result "initramfs holds $base-$r only" \
 		grep -qxE "[^ ]*/updates/dkms/mpt3sas\.ko(\.[a-z]+)? $base-$r" <<<"$im"
 }
 
@@ -55,14 +55,14 @@ one_version "$release"
 
 log "upgrading to $(basename "$new")"
 apt-get -q install -y "$new" 2>&1 | grep -v '^readelf: Warning'
-check "dpkg has $base.cp9" [ "$(dpkg-query -W -f='${Version}' "$pkg")" = "$base.cp9" ]
+ktap_test_result "dpkg has $base.cp9" [ "$(dpkg-query -W -f='${Version}' "$pkg")" = "$base.cp9" ]
 one_version cp9
 
 log "purging"
 apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
 left=$(leftovers)
 [ -z "$left" ] || echo "left: $left"
-check "nothing left after purge" [ -z "$left" ]
+ktap_test_result "nothing left after purge" [ -z "$left" ]
 rm -rf "$work/initrd"
 
 finish "$suite"

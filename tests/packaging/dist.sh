@@ -35,24 +35,24 @@ mkdir -p "$work"
 
 "$top/packaging/dist.sh" "$top/build/tree" "$work/a"
 tarball=$work/a/$name-$version.tar.gz
-check "tarball $name-$version.tar.gz" [ -f "$tarball" ]
-check "one top directory, $name-$version/" \
+ktap_test_result "tarball $name-$version.tar.gz" [ -f "$tarball" ]
+ktap_test_result "one top directory, $name-$version/" \
 	[ "$(tar tzf "$tarball" | cut -d/ -f1 | sort -u)" = "$name-$version" ]
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
 for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh COPYING mpt3sas/mpt3sas_base.c \
 	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh; do
-	check "holds $f" [ -e "$t/$f" ]
+	ktap_test_result "holds $f" [ -e "$t/$f" ]
 done
-check "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
+ktap_test_result "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
 gen=$(cd "$t" && find . -mindepth 1 \( -name '*.o' -o -name '*.ko*' -o -name '.*' -o -name generated \
 	-o -name '*.mod*' -o -name Module.symvers \) -print)
-check "nothing generated or hidden${gen:+ (found: $gen)}" [ -z "$gen" ]
+ktap_test_result "nothing generated or hidden${gen:+ (found: $gen)}" [ -z "$gen" ]
 nosrc=
 while read -r o; do
 	[ -f "$t/${o%.o}.c" ] || nosrc+=" ${o%.o}.c"
 done < <(grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' "$t/Kbuild" | sort -u)
-check "every object in Kbuild has its source${nosrc:+ (missing:$nosrc)}" [ -z "$nosrc" ]
+ktap_test_result "every object in Kbuild has its source${nosrc:+ (missing:$nosrc)}" [ -z "$nosrc" ]
 
 conf=$t/dkms.conf
 # Read it the way dkms does: a bash file.
@@ -64,31 +64,31 @@ for v in PACKAGE_NAME PACKAGE_VERSION AUTOINSTALL NO_WEAK_MODULES BUILD_EXCLUSIV
 done
 # shellcheck disable=SC2154 # set by the eval above
 {
-	check "PACKAGE_NAME=$name" [ "$conf_PACKAGE_NAME" = "$name" ]
-	check "PACKAGE_VERSION=$version" [ "$conf_PACKAGE_VERSION" = "$version" ]
-	check "BUILT_MODULE_NAME[0]=mpt3sas" [ "$conf_BUILT_MODULE_NAME_0_" = mpt3sas ]
-	check "DEST_MODULE_LOCATION[0]=/updates" [ "$conf_DEST_MODULE_LOCATION_0_" = /updates ]
-	check "AUTOINSTALL=yes" [ "$conf_AUTOINSTALL" = yes ]
-	check "NO_WEAK_MODULES=yes" [ "$conf_NO_WEAK_MODULES" = yes ]
-	check "BUILD_EXCLUSIVE_KERNEL_MIN=$kmin" [ "$conf_BUILD_EXCLUSIVE_KERNEL_MIN" = "$kmin" ]
-	check "MAKE[0] passes the kernel to the tree's make" \
+	ktap_test_result "PACKAGE_NAME=$name" [ "$conf_PACKAGE_NAME" = "$name" ]
+	ktap_test_result "PACKAGE_VERSION=$version" [ "$conf_PACKAGE_VERSION" = "$version" ]
+	ktap_test_result "BUILT_MODULE_NAME[0]=mpt3sas" [ "$conf_BUILT_MODULE_NAME_0_" = mpt3sas ]
+	ktap_test_result "DEST_MODULE_LOCATION[0]=/updates" [ "$conf_DEST_MODULE_LOCATION_0_" = /updates ]
+	ktap_test_result "AUTOINSTALL=yes" [ "$conf_AUTOINSTALL" = yes ]
+	ktap_test_result "NO_WEAK_MODULES=yes" [ "$conf_NO_WEAK_MODULES" = yes ]
+	ktap_test_result "BUILD_EXCLUSIVE_KERNEL_MIN=$kmin" [ "$conf_BUILD_EXCLUSIVE_KERNEL_MIN" = "$kmin" ]
+	ktap_test_result "MAKE[0] passes the kernel to the tree's make" \
 		[ "$conf_MAKE_0_" = "make -f dkms.mk KVER=K KDIR=D KERNEL_MIN=$kmin KERNEL_MAX=" ]
-	check "CLEAN set" [ -n "$conf_CLEAN" ]
+	ktap_test_result "CLEAN set" [ -n "$conf_CLEAN" ]
 }
-check "no REMAKE_INITRD, no signing override" not_grep -E '^(REMAKE_INITRD|SIGN_TOOL|SIGN_FILE|MOK_)' "$conf"
+ktap_test_result "no REMAKE_INITRD, no signing override" not_grep -E '^(REMAKE_INITRD|SIGN_TOOL|SIGN_FILE|MOK_)' "$conf"
 
 "$top/packaging/dist.sh" "$top/build/tree" "$work/b" >/dev/null
-check "reproducible: a second dist gives the same bytes" cmp -s "$tarball" "$work/b/$name-$version.tar.gz"
+ktap_test_result "reproducible: a second dist gives the same bytes" cmp -s "$tarball" "$work/b/$name-$version.tar.gz"
 
 # Versions: a higher release, and a later upstream base, upgrade.
 for pair in "$base.cp2 $base.cp1" "$base.cp10 $base.cp9" "$base.cp1 $base" "49.0.00.00.cp1 $base.cp9"; do
 	read -r hi lo <<<"$pair"
-	check "dpkg: $hi > $lo" dpkg --compare-versions "$hi" gt "$lo"
+	ktap_test_result "dpkg: $hi > $lo" dpkg --compare-versions "$hi" gt "$lo"
 	if command -v rpm >/dev/null; then
-		check "rpm: $hi > $lo" [ "$(rpm --eval "%{lua: print(rpm.vercmp('$hi', '$lo'))}")" = 1 ]
+		ktap_test_result "rpm: $hi > $lo" [ "$(rpm --eval "%{lua: print(rpm.vercmp('$hi', '$lo'))}")" = 1 ]
 	fi
 done
-check "version.sh refuses a release with '-'" not_run env CP_RELEASE=cp-1 "$top/packaging/version.sh"
+ktap_test_result "version.sh refuses a release with '-'" not_run env CP_RELEASE=cp-1 "$top/packaging/version.sh"
 
 # Range: the regex dkms 3.0.10 reads, dkms.mk and kernel-range.sh agree
 # with a plain version comparison against packaging/kernel-min.
@@ -109,24 +109,19 @@ for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0
 	want=$(supported "$k")
 	[[ $k =~ $regex ]] && r=yes || r=no
 	make -s -C "$t" -f dkms.mk range-check KVER="$k" KERNEL_MIN="$kmin" >/dev/null 2>&1 && m=yes || m=no
-	check "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
+	ktap_test_result "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
 done
-check "the tarball's kernel-range.sh is packaging's" cmp -s "$t/kernel-range.sh" "$top/packaging/kernel-range.sh"
-check "dkms.mk's range-check runs kernel-range.sh" grep -q "^	@bash \$(KERNEL_RANGE) require " "$t/dkms.mk"
+ktap_test_result "the tarball's kernel-range.sh is packaging's" cmp -s "$t/kernel-range.sh" "$top/packaging/kernel-range.sh"
+ktap_test_result "dkms.mk's range-check runs kernel-range.sh" grep -q "^	@bash \$(KERNEL_RANGE) require " "$t/dkms.mk"
 msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN="$kmin" 2>&1 || true)
-check "dkms.mk names the range: $msg" \
+ktap_test_result "dkms.mk names the range: $msg" \
 	grep -qF "$name supports kernels $kmin and newer; 4.14.336 is not supported" <<<"$msg"
 r2=$("$top/packaging/kernel-range.sh" regex 5.4 6.1)
 for k in 5.3.18 5.4.0-1 5.10.0-35-amd64 6.0.1 6.1.0-56-amd64 6.2.0 6.12.117+deb12-amd64; do
 	case $k in 5.3.* | 6.2.* | 6.12.*) want=no ;; *) want=yes ;; esac
 	[[ $k =~ $r2 ]] && r=yes || r=no
-	check "range 5.4 to 6.1, kernel $k: $want" [ "$r" = "$want" ]
+	ktap_test_result "range 5.4 to 6.1, kernel $k: $want" [ "$r" = "$want" ]
 done
 
 rm -rf "$work"
-if [ "$failures" -eq 0 ]; then
-	echo "RESULT: dist: PASS"
-else
-	echo "RESULT: dist: FAIL, $failures check(s) failed"
-	exit 1
-fi
+finish dist

@@ -19,7 +19,7 @@ set -eu
 . "$top/tests/vm/lib.sh"
 
 vm=$top/build/pkg/vm
-[ -f "$vm/kver" ] || die "no $vm/kver: run tests/packaging/deb-install.sh first"
+[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh first"
 kver=$(cat "$vm/kver")
 work=$top/build/pkg/test/initrd-boot
 rm -rf "$work"
@@ -60,10 +60,10 @@ timeout --kill-after=10 240 qemu-system-x86_64 -accel tcg -machine q35 -m 1G -sm
 	</dev/null >"$work/qemu.out" 2>&1 || true
 tr -d '\r' <"$log" | grep -E '^INITRD:|mpt3sas' || true
 
-check "the guest ran the package's initramfs to the end" grep -q '^INITRD: END' "$log"
-check "mpt3sas resolves to the DKMS build under updates/dkms/" \
+ktap_test_result "the guest ran the package's initramfs to the end" grep -q '^INITRD: END' "$log"
+ktap_test_result "mpt3sas resolves to the DKMS build under updates/dkms/" \
 	grep -qE '^INITRD: resolves: insmod /lib/modules/[^ ]*/updates/dkms/mpt3sas\.ko' "$log"
-check "the mpt3sas that loads is ours ($want)" grep -q "^INITRD: loaded version $want" "$log"
-check "no splat in the kernel log" not grep -qE "$SPLAT_RE" "$log"
+ktap_test_result "the mpt3sas that loads is ours ($want)" grep -q "^INITRD: loaded version $want" "$log"
+ktap_test_result "no splat in the kernel log" not grep -qE "$SPLAT_RE" "$log"
 
 finish initrd-boot

@@ -13,13 +13,9 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$top/build/pkg/test/interrupted
 run=$top/build/pkgroot/run/deb-install
-failures=0
-
-ok() { echo "ok:   $*"; }
-bad() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -29,7 +25,7 @@ mkdir -p "$work"
 setsid "$top/tests/packaging/root.sh" "$top/tests/packaging/deb-install.sh" \
 	>"$work/killed-run.log" 2>&1 </dev/null &
 sid=$!
-echo "deb-install started in a throwaway root (session $sid)"
+ktap_print_msg "deb-install started in a throwaway root (session $sid)"
 # The root may have to be made first: allow for that.
 waited=0
 while [ $waited -lt 1200 ]; do
@@ -40,13 +36,13 @@ while [ $waited -lt 1200 ]; do
 done
 if [ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ] && kill -0 "$sid" 2>/dev/null; then
 	sleep 2	# into the dkms build
-	echo "dkms is at work after ${waited}s; dpkg status of ours in the root:" \
+	ktap_print_msg "dkms is at work after ${waited}s; dpkg status of ours in the root:" \
 		"$(grep -A1 '^Package: mpt3sas-chainpool-dkms$' "$run/upper/var/lib/dpkg/status" 2>/dev/null | sed -n 's/^Status: //p')"
 	kill -KILL -- -"$sid"
 	wait "$sid" 2>/dev/null
-	ok "deb-install killed (SIGKILL to its session) while dkms was building"
+	ktap_test_pass "deb-install killed (SIGKILL to its session) while dkms was building"
 else
-	bad "deb-install never reached dkms (or ended first): $(tail -n 5 "$work/killed-run.log" | tr '\n' ' ')"
+	ktap_test_fail "deb-install never reached dkms (or ended first): $(tail -n 5 "$work/killed-run.log" | tr '\n' ' ')"
 fi
 
 # Processes of the run: in its session, or chrooted into its root (dpkg's
@@ -65,21 +61,19 @@ for _ in $(seq 20); do
 	[ -n "$left" ] || break
 	sleep 0.5
 done
-if [ -z "$left" ]; then ok "no process of the killed run is left"; else bad "processes left: $left"; fi
+if [ -z "$left" ]; then ktap_test_pass "no process of the killed run is left"; else ktap_test_fail "processes left: $left"; fi
 mnt=$(grep -F "$top/build/pkgroot" /proc/self/mountinfo || true)
-if [ -z "$mnt" ]; then ok "no mount of the killed run is left"; else bad "mounts left: $mnt"; fi
-"$top/tests/host-state.sh" compare "$work/host-before" || failures=$((failures + 1))
+if [ -z "$mnt" ]; then ktap_test_pass "no mount of the killed run is left"; else ktap_test_fail "mounts left: $mnt"; fi
+ktap_test_result "the host is as it was" \
+	"$top/tests/host-state.sh" compare "$work/host-before"
 
-echo "the next run of deb-install's root:"
-if PKGROOT_RUN=deb-install "$top/tests/packaging/root.sh" "$top/tests/packaging/root-clean.sh"; then
-	ok "the next run starts clean"
+# root-clean.sh's own results, as a KTAP subtest
+if PKGROOT_RUN=deb-install "$top/tests/packaging/root.sh" \
+	"$top/tests/packaging/root-clean.sh" > "$work/root-clean.log" 2>&1; then
+	sed 's/^/    /' "$work/root-clean.log"
+	ktap_test_pass "the next run starts clean"
 else
-	bad "the next run does not start clean"
+	sed 's/^/    /' "$work/root-clean.log"
+	ktap_test_fail "the next run does not start clean"
 fi
-
-if [ "$failures" -eq 0 ]; then
-	echo "RESULT: pkg-interrupted: PASS"
-else
-	echo "RESULT: pkg-interrupted: FAIL, $failures check(s) failed"
-	exit 1
-fi
+ktap_finished

@@ -13,25 +13,12 @@ kmin=$(DKMS_KERNEL_MIN='' "$top/packaging/kernel-range.sh" min)
 pkg=mpt3sas-chainpool-dkms
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
 export DEBIAN_FRONTEND=noninteractive
-failures=0
 t0=$(date +%s)
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
-log() { echo "--- $* ($(($(date +%s) - t0))s)"; }
-die() {
-	echo "ERROR: $*" >&2
-	exit 2
-}
-ok() { echo "ok:   $*"; }
-bad() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-# check DESCRIPTION COMMAND...: run COMMAND, record the outcome.
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else bad "$desc"; fi
-}
+log() { ktap_print_msg "--- $* ($(($(date +%s) - t0))s)"; }
 # glob STRING PATTERN: STRING matches the shell PATTERN.
 # shellcheck disable=SC2053 # a pattern on purpose
 glob() { [[ $1 == $2 ]]; }
@@ -41,22 +28,17 @@ not() {
 	"$@" || rc=$?
 	[ "$rc" = 1 ]
 }
-# The plain result line, and the exit status.
+# finish SUITE: the plan, the totals and the exit status
 finish() {
-	local suite=$1
-	if [ "$failures" -eq 0 ]; then
-		echo "RESULT: $suite: PASS ($(($(date +%s) - t0))s)"
-	else
-		echo "RESULT: $suite: FAIL, $failures check(s) failed ($(($(date +%s) - t0))s)"
-		exit 1
-	fi
+	ktap_print_msg "$1: $(($(date +%s) - t0))s"
+	ktap_finished
 }
 
-[ "$(id -u)" = 0 ] || die "run as root: these tests install and purge packages"
+[ "$(id -u)" = 0 ] || ktap_exit_fail_msg "run as root: these tests install and purge packages"
 # in_pkgroot: refuse to install anything outside the throwaway root
 in_pkgroot() {
 	[ "${PKGROOT:-}" = 1 ] ||
-		die "this test installs packages: run it as tests/packaging/root.sh $0"
+		ktap_exit_fail_msg "this test installs packages: run it as tests/packaging/root.sh $0"
 }
 
 # Install what is missing from Debian's archive; print what was installed.
@@ -69,7 +51,7 @@ ensure_packages() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "installing from Debian's archive: ${missing[*]}" >&2
 	apt-get -q install -y --no-install-recommends "${missing[@]}" >&2 ||
-		die "cannot install ${missing[*]}"
+		ktap_exit_fail_msg "cannot install ${missing[*]}"
 	echo "${missing[*]}"
 }
 
@@ -83,7 +65,7 @@ pick_kernel() {
 				[ -e "/lib/modules/$d/build/include" ] && echo "$d"
 			done | tail -n 1)
 	fi
-	[ -n "$k" ] || die "no Debian 12 6.1 kernel headers: apt-get install linux-headers-amd64"
+	[ -n "$k" ] || ktap_exit_fail_msg "no Debian 12 6.1 kernel headers: apt-get install linux-headers-amd64"
 	ensure_packages initramfs-tools "linux-image-$k" >/dev/null
 	[ -e "/boot/initrd.img-$k" ] || update-initramfs -c -k "$k" >&2
 	echo "$k"
@@ -150,6 +132,6 @@ start_install_test() {
 	ensure_tools
 	kver=$(pick_kernel)
 	log "kernel $kver"
-	[ -z "$(leftovers)" ] || die "files of $name are already installed: $(leftovers | tr '\n' ' ')"
+	[ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 	trap purge_pkg EXIT
 }

@@ -11,8 +11,8 @@ set -eu
 
 in_pkgroot
 audit=$(dpkg --audit 2>&1)
-check "dpkg --audit reports nothing${audit:+: $audit}" [ -z "$audit" ]
-check "$pkg is not installed" [ -z "$(pkg_state | grep -v not-installed)" ]
+ktap_test_result "dpkg --audit reports nothing${audit:+: $audit}" [ -z "$audit" ]
+ktap_test_result "$pkg is not installed" [ -z "$(pkg_state | grep -v not-installed)" ]
 left=$(leftovers)
-check "no file of ours in /usr/src, /var/lib/dkms, /lib/modules/*/updates, /etc${left:+: $left}" [ -z "$left" ]
+ktap_test_result "no file of ours in /usr/src, /var/lib/dkms, /lib/modules/*/updates, /etc${left:+: $left}" [ -z "$left" ]
 finish root-clean

@@ -27,46 +27,46 @@ mkdir -p "$work"
 "$top/packaging/dist.sh" "$top/build/tree" "$work"
 "$top/packaging/rpm/build.sh" "$work"
 rpm=$work/$name-dkms-$version-1.noarch.rpm
-check "built $(basename "$rpm")" [ -f "$rpm" ]
+ktap_test_result "built $(basename "$rpm")" [ -f "$rpm" ]
 
 q() { rpm -qp "$@" "$rpm" 2>/dev/null; }
-check "name, version, arch" [ "$(q --qf '%{NAME} %{VERSION} %{ARCH}')" = "$name-dkms $version noarch" ]
-check "license names GPL-2.0" has 'GPL-2.0' "$(q --qf '%{LICENSE}')"
+ktap_test_result "name, version, arch" [ "$(q --qf '%{NAME} %{VERSION} %{ARCH}')" = "$name-dkms $version noarch" ]
+ktap_test_result "license names GPL-2.0" has 'GPL-2.0' "$(q --qf '%{LICENSE}')"
 
 files=$(q -l)
 src=/usr/src/$name-$version
 for f in dkms.conf dkms.mk Kbuild Makefile VERSION mpt3sas/mpt3sas_base.c mpt3sas/mpi/mpi2.h \
 	mpt3sas/cp_dmapool.c chainpool/chainpool.c compat/mpt3sas_compat.h compat/probe.mk; do
-	check "ships $src/$f" has "^$src/$f\$" "$files"
+	ktap_test_result "ships $src/$f" has "^$src/$f\$" "$files"
 done
-check "ships /etc/modprobe.d/$name.conf" has "^/etc/modprobe.d/$name.conf\$" "$files"
-check "ships /etc/depmod.d/$name.conf" has "^/etc/depmod.d/$name.conf\$" "$files"
-check "no build products or generated probes" hasnt '\.(o|ko|mod|cmd)$|/generated' "$files"
-check "nothing outside /usr/src, /etc, /usr/share/licenses" \
+ktap_test_result "ships /etc/modprobe.d/$name.conf" has "^/etc/modprobe.d/$name.conf\$" "$files"
+ktap_test_result "ships /etc/depmod.d/$name.conf" has "^/etc/depmod.d/$name.conf\$" "$files"
+ktap_test_result "no build products or generated probes" hasnt '\.(o|ko|mod|cmd)$|/generated' "$files"
+ktap_test_result "nothing outside /usr/src, /etc, /usr/share/licenses" \
 	hasnt '^/(usr/(lib|bin|sbin)|lib|var|boot)' "$files"
 conf=$(q -c)
-check "both /etc files are %config" [ "$(grep -c '^/etc/' <<<"$conf")" = 2 ]
+ktap_test_result "both /etc files are %config" [ "$(grep -c '^/etc/' <<<"$conf")" = 2 ]
 
 reqs=$(q --requires)
 for r in 'dkms( >= 3.0)?' make gcc; do
-	check "requires $r" has "^$r *\$" "$reqs"
+	ktap_test_result "requires $r" has "^$r *\$" "$reqs"
 done
-check "recommends kernel-devel" has '^kernel-devel' "$(q --recommends)"
+ktap_test_result "recommends kernel-devel" has '^kernel-devel' "$(q --recommends)"
 
 scripts=$(q --scripts)
 post=$(q --qf '%{POSTIN}')
 posttrans=$(q --qf '%{POSTTRANS}')
 preun=$(q --qf '%{PREUN}')
-check "%post: dkms add" has "dkms add -m $name -v $version" "$post"
-check "%post: dkms install for each kernel with headers" has "dkms install -m $name -v $version -k" "$post"
-check "%posttrans: dracut -f --kver after dkms install" \
+ktap_test_result "%post: dkms add" has "dkms add -m $name -v $version" "$post"
+ktap_test_result "%post: dkms install for each kernel with headers" has "dkms install -m $name -v $version -k" "$post"
+ktap_test_result "%posttrans: dracut -f --kver after dkms install" \
 	has 'dracut -f --kver' "$(sed -n '/dkms install/,$p' <<<"$posttrans")"
-check "%preun: dkms remove --all" has "dkms remove -m $name -v $version --all" "$preun"
+ktap_test_result "%preun: dkms remove --all" has "dkms remove -m $name -v $version --all" "$preun"
 # shellcheck disable=SC2016 # the scriptlet's text
-check "%preun: dracut only on erase" has '"\$1" -eq 0' "$preun"
-check "no REMAKE_INITRD, no weak-modules" hasnt 'REMAKE_INITRD|weak-modules' "$scripts"
+ktap_test_result "%preun: dracut only on erase" has '"\$1" -eq 0' "$preun"
+ktap_test_result "no REMAKE_INITRD, no weak-modules" hasnt 'REMAKE_INITRD|weak-modules' "$scripts"
 for s in post posttrans preun; do
-	check "%$s is valid sh" sh -n <<<"${!s}"
+	ktap_test_result "%$s is valid sh" sh -n <<<"${!s}"
 done
 
 # %post against a stub dkms: one call per kernel with headers, a clear
@@ -85,26 +85,21 @@ chmod +x "$stub/dkms"
 kernels=$(for d in /lib/modules/*; do [ -e "$d/build/Makefile" ] && echo "${d##*/}"; done)
 out=$(STUB_LOG=$work/dkms.log PATH=$stub:$PATH sh -c "$post" 2>&1) && rc=0 || rc=$?
 echo "$out"
-check "%post exits 0" [ "$rc" = 0 ]
+ktap_test_result "%post exits 0" [ "$rc" = 0 ]
 for k in $kernels; do
-	check "%post: dkms install -k $k" grep -qF "dkms install -m $name -v $version -k $k" "$work/dkms.log"
+	ktap_test_result "%post: dkms install -k $k" grep -qF "dkms install -m $name -v $version -k $k" "$work/dkms.log"
 	case $k in
 	6.1.*) ;;
-	*) check "%post: names the range for skipped $k" hasF "$name supports kernels 4.15 and newer; $k is not supported: skipped" "$out" ;;
+	*) ktap_test_result "%post: names the range for skipped $k" hasF "$name supports kernels 4.15 and newer; $k is not supported: skipped" "$out" ;;
 	esac
 done
 
 if command -v rpmlint >/dev/null; then
 	lint=$(rpmlint -r "$top/packaging/rpm/$name-dkms.rpmlintrc" "$rpm" 2>&1) || true
 	echo "$lint" | tail -n 3
-	check "rpmlint: 0 errors, 0 warnings" has ' 0 errors, 0 warnings' "$lint"
+	ktap_test_result "rpmlint: 0 errors, 0 warnings" has ' 0 errors, 0 warnings' "$lint"
 else
-	echo "rpmlint not installed (Debian 12: apt-get install rpmlint): skipped"
+	ktap_test_skip "rpmlint: not installed (Debian 12: apt-get install rpmlint)"
 fi
 
-if [ "$failures" -eq 0 ]; then
-	echo "RESULT: rpm: PASS"
-else
-	echo "RESULT: rpm: FAIL, $failures check(s) failed"
-	exit 1
-fi
+finish rpm

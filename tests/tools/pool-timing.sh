@@ -17,9 +17,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$top/tools/mpt3sas-pool-timing
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok()   { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 # --- the driver's lines, as cp_dmapool.c prints them (dmesg and journal) ---
 cat > "$tmp/kern.log" <<'LOG'
@@ -32,12 +32,12 @@ cat > "$tmp/kern.log" <<'LOG'
 Nov 21 04:00:00 host kernel: mpt3sas 0000:03:00.0: chain pool: dma_pool: freed and destroyed in 8901000 us
 LOG
 if "$tool" --parse "$tmp/kern.log" > "$tmp/out" 2>&1; then
-	ok "--parse reads a kernel log"
+	ktap_test_pass "--parse reads a kernel log"
 else
-	fail "--parse failed: $(cat "$tmp/out")"
+	ktap_test_fail "--parse failed: $(cat "$tmp/out")"
 fi
 expect() {	# description, then an ERE the output must match
-	if grep -Eq "$2" "$tmp/out"; then ok "$1"; else fail "$1: no /$2/ in:"; sed 's/^/    | /' "$tmp/out"; fi
+	if grep -Eq "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no /$2/ in:"; sed 's/^/# | /' "$tmp/out"; fi
 }
 expect "one row per chainpool load" '^0000:03:00\.0 +chain pool +chainpool +373959 x 128 +6\.0 +2\.0$'
 expect "the second chainpool load" '^0000:03:00\.0 +chain pool +chainpool +373959 x 128 +8\.0 +3\.0$'
@@ -48,14 +48,14 @@ expect "dma_pool against chainpool" '^0000:03:00\.0 +chain pool +dma_pool +350\.
 # the run's wall times go into their own table
 { echo "ROUND chainpool 1"; cat "$tmp/kern.log"; echo "WALL chainpool 1 900 300"
   echo "WALL dma_pool 1 1300 9500"; } > "$tmp/run.log"
-"$tool" --parse - < "$tmp/run.log" > "$tmp/out" 2>&1 || fail "--parse - failed"
+"$tool" --parse - < "$tmp/run.log" > "$tmp/out" 2>&1 || ktap_test_fail "--parse - failed"
 expect "modprobe and rmmod times" '^dma_pool +1300 +9500$'
 
 printf '[ 1.0] some other line\n' > "$tmp/none.log"
 if "$tool" --parse "$tmp/none.log" >/dev/null 2>&1; then
-	fail "--parse accepted a log without the driver's lines"
+	ktap_test_fail "--parse accepted a log without the driver's lines"
 else
-	ok "--parse fails on a log without the driver's lines"
+	ktap_test_pass "--parse fails on a log without the driver's lines"
 fi
 
 # --- root only ---
@@ -63,14 +63,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" > "$tmp/out" 2>&1 || rc=$?
 	if [ "$rc" = 2 ] && grep -q 'must run as root' "$tmp/out"; then
-		ok "refuses to run without root"
+		ktap_test_pass "refuses to run without root"
 	else
-		fail "without root: exit $rc, $(cat "$tmp/out")"
+		ktap_test_fail "without root: exit $rc, $(cat "$tmp/out")"
 	fi
 elif [ "$(id -u)" != 0 ]; then
 	rc=0
 	"$tool" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = 2 ]; then ok "refuses to run without root"; else fail "without root: exit $rc"; fi
+	if [ "$rc" = 2 ]; then ktap_test_pass "refuses to run without root"; else ktap_test_fail "without root: exit $rc"; fi
 fi
 
 # --- the safety check on a fake machine ---
@@ -116,7 +116,7 @@ safety() {	# description, expected exit, ROOT, extra args
 	local what=$1 want=$2 r=$3 rc=0
 	shift 3
 	MPT3SAS_TIMING_SYSROOT=$r "$tool" --check "$@" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = "$want" ]; then ok "$what"; else fail "$what: exit $rc, want $want: $(cat "$tmp/out")"; fi
+	if [ "$rc" = "$want" ]; then ktap_test_pass "$what"; else ktap_test_fail "$what: exit $rc, want $want: $(cat "$tmp/out")"; fi
 }
 if [ "$(id -u)" = 0 ]; then
 	f=$tmp/fake
@@ -126,9 +126,9 @@ if [ "$(id -u)" = 0 ]; then
 	mountinfo "$f" "8:1 / /dev/sda1" "8:17 /home /dev/sdb1"
 	safety "refuses when / is on a partition behind mpt3sas" 3 "$f"
 	if grep -q '/ is on sda1 (sda1 behind mpt3sas HBA 0000:00:03.0)' "$tmp/out"; then
-		ok "names the mount and the HBA"
+		ktap_test_pass "names the mount and the HBA"
 	else
-		fail "message: $(cat "$tmp/out")"
+		ktap_test_fail "message: $(cat "$tmp/out")"
 	fi
 	safety "--force lets it through" 0 "$f" --force
 	mountinfo "$f" "8:17 / /dev/sdb1" "254:0 /srv /dev/mapper/vg-srv"
@@ -194,7 +194,7 @@ exit 0
 chmod +x "$bin"/*
 rc=0
 PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 2 > "$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 0 ]; then ok "a whole run with stand-ins"; else fail "a whole run: exit $rc"; sed 's/^/    | /' "$tmp/out"; fi
+if [ "$rc" = 0 ]; then ktap_test_pass "a whole run with stand-ins"; else ktap_test_fail "a whole run: exit $rc"; sed 's/^/# | /' "$tmp/out"; fi
 expect "two rounds of chainpool" '^0000:00:03\.0 +chain pool +chainpool +373959 x 128 +6\.0 +2\.0$'
 expect "dma_pool beside chainpool" '^0000:00:03\.0 +chain pool +dma_pool +350\.0 +58\.3x +8901\.0 +4450\.5x$'
 expect "the wall times of both" '^dma_pool +[0-9]+ +[0-9]+$'
@@ -202,9 +202,9 @@ if [ "$(grep -c 'pool_allocator=chainpool' "$f/calls")" = 2 ] &&
    [ "$(grep -c 'pool_allocator=dma_pool' "$f/calls")" = 2 ] &&
    grep -q 'max_sgl_entries=256' "$f/calls" &&
    [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
-	ok "loads each allocator twice and leaves mpt3sas loaded as it found it"
+	ktap_test_pass "loads each allocator twice and leaves mpt3sas loaded as it found it"
 else
-	fail "calls:"; sed 's/^/    | /' "$f/calls"
+	ktap_test_fail "calls:"; sed 's/^/# | /' "$f/calls"
 fi
 
 # a failed load stops the run, and mpt3sas is loaded again all the same
@@ -213,9 +213,9 @@ rc=0
 FAIL_ALLOC=dma_pool PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
 if [ "$rc" != 0 ] && grep -q 'pool_allocator=dma_pool failed' "$tmp/out" &&
    [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
-	ok "a failed modprobe stops the run and mpt3sas is loaded again"
+	ktap_test_pass "a failed modprobe stops the run and mpt3sas is loaded again"
 else
-	fail "failed modprobe: exit $rc"; sed 's/^/    | /' "$tmp/out" "$f/calls"
+	ktap_test_fail "failed modprobe: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
 fi
 
 # the run refuses without root, before touching anything
@@ -226,10 +226,9 @@ echo 1000
 rc=0
 PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" > "$tmp/out" 2>&1 || rc=$?
 if [ "$rc" = 2 ] && [ ! -e "$f/calls" ]; then
-	ok "a non-root run stops before loading anything"
+	ktap_test_pass "a non-root run stops before loading anything"
 else
-	fail "non-root run: exit $rc"
+	ktap_test_fail "non-root run: exit $rc"
 fi
 
-echo "pool-timing: $fails failure(s)"
-[ "$fails" = 0 ]
+ktap_finished
