@@ -33,6 +33,7 @@ run_case() {
 	: > "$work/fails"
 	cat > "$work/case.sh" <<EOF
 GL_TEST_CMDLINE=
+GL_TAG=guest
 . $work/guestlib.sh
 sleep() { echo "\$1" >> $work/slept; }
 gl_settle() { :; }	# never drop the host's caches

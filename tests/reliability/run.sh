@@ -3,23 +3,28 @@
 #
 # tests/reliability/run.sh [--reduced]: the reliability suites of chainpool
 # and mpt3sas in the VM harness (tests/vm/run.sh), one guest boot per
-# kernel series and setup running every suite:
+# kernel series and setup running every suite.
 #
-#   security   debugfs root-only, fault knobs root-only and inert without
-#              chainpool_debug, no new world-writable sysfs file
-#   params     bad module parameters refused or clamped, one log line each
-#   fault      every slab allocation of the anchor pool failed in turn,
-#              the largest order failed, no leak (free pages, slab, kmemleak)
-#   cycles     pool create/destroy and mpt3sas load/unload cycles, no drift
-#   inuse      destroy with blocks in use reported, memory kept, no crash
+# A suite is one guest script in tests/reliability/guest/, named as the
+# tag of the lines it prints, whose header declares it:
 #
-# --reduced runs a sample of each (tests/reliability/steps.reduced) on the
-# plain setup; the full run (steps.full) boots plain and iommu.
+#   # vmtest-modules: MODULE...   what the guest needs (tests/vm/lib.sh)
+#   # suite-order: N              suites run in this order
+#   # suite-full: ARGS            its arguments in the full run
+#   # suite-reduced: ARGS         its arguments in the reduced run
+#   # suite-plant: PLANT REBUILD_MPT3SAS ARGS | CAUSE
+#                                 a fault that must turn it red
+#                                 (detects-faults.sh)
+#
+# so adding a suite is adding its script (and its plant's patch).
+# --reduced runs every suite's reduced arguments on the plain setup; the
+# full run boots plain and iommu.
 #
 # Environment: KERNELS (default: 5.10 6.1 6.12 sid), REL_SETUPS, REL_TIMEOUT,
 # MODULES_DIR or BUILD_MODULES_CMD as for tests/vm/run.sh (default: build
 # the modules from build/tree with tests/reliability/build-modules.sh), REL_STEPS
-# (a steps file instead of steps.full/steps.reduced), VMTEST_* knobs.
+# (a steps file, tests/vm/init's format, instead of the suites' own steps),
+# VMTEST_* knobs.
 #
 # Logs: build/reliability/<series>-<setup>.log.  Prints one line per suite
 # and guest with its figures, then "N passed, N failed"; exits non-zero if
@@ -43,16 +48,29 @@ else
 	setups=${REL_SETUPS:-plain iommu}
 	timeout=${REL_TIMEOUT:-7200}
 fi
-steps=$(grep -v '^#' "${REL_STEPS:-$here/steps.$variant}")
+# suite_steps full|reduced: one "@suite ARGS" step a suite, in suite-order
+suite_steps() {
+	local f order
+	for f in "$here"/guest/*; do
+		order=$(sed -n 's/^# suite-order: *//p' "$f")
+		[ -n "$order" ] || { echo "$f: no '# suite-order:' line" >&2; return 1; }
+		echo "$order @${f##*/} $(sed -n "s/^# suite-$1: *//p" "$f")"
+	done | sort -n | cut -d' ' -f2- | sed 's/ *$//'
+}
+
+if [ -n "${REL_STEPS:-}" ]; then
+	steps=$(grep -v '^#' "$REL_STEPS")
+else
+	steps=$(suite_steps $variant) || exit 2
+fi
 if [ -z "${MODULES_DIR:-}${BUILD_MODULES_CMD:-}" ]; then
 	BUILD_MODULES_CMD=$here/build-modules.sh
 	export BUILD_MODULES_CMD
 fi
 vm_dir=${VM_DIR:-$top/build/reliability}
 
-# the suites the steps run, by the tag their guest scripts print
-tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sed '
-	s/^params$/bad-params/; s/^fault$/fault-injection/; s/^inuse$/destroy-in-use/')
+# the suites the steps run: their lines are tagged with their names
+tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}')
 # SPLAT_RE
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"

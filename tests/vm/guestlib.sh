@@ -2,8 +2,8 @@
 # shellcheck shell=sh
 #
 # Helpers of the guest: of tests/vm/init itself and of the scripts of its
-# "@name" steps, installed as /lib/vmtest/guestlib.sh; a script sets GL_TAG
-# and sources it.
+# "@name" steps, installed as /lib/vmtest/guestlib.sh, which a script
+# sources.
 #
 # - gl_say prints a line tagged GL_TAG; gl_fail records a failure in
 #   GL_FAILS (a script must then exit non-zero: gl_end);
@@ -25,7 +25,8 @@ PATH=/bin
 export PATH
 # shellcheck disable=SC1091 # written by vm_initramfs (tests/vm/lib.sh)
 . /etc/vmtest/conf	# VMTEST_SPLAT_RE
-GL_TAG=${GL_TAG:-guest}
+# the tag of every line: the script's name, unless it sets one
+GL_TAG=${GL_TAG:-${0##*/}}
 GL_FAILED=0
 GL_FAILS=/tmp/vmtest.step-fails
 GL_KEPT=/tmp/vmtest.klog-kept
