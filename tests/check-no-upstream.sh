@@ -22,8 +22,11 @@ repo=${1:-$top}
 # quoted prototype or comment, far too few for a copied function.
 max_run=12
 
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 [ -d "$upstream/drivers/scsi/mpt3sas" ] ||
-	{ echo "no extracted upstream in $upstream: run make upstream" >&2; exit 1; }
+	ktap_exit_fail_msg "no extracted upstream in $upstream: run make upstream"
 
 scan() {
 	python3 - "$1" "$upstream" "$max_run" <<'PY'
@@ -82,18 +85,23 @@ if [ $# -eq 0 ]; then
 	cp "$upstream/drivers/scsi/mpt3sas/mpt3sas_ctl.h" "$scratch/repo/src/planted.h"
 	git -C "$scratch/repo" add src/planted.h
 	if scan "$scratch/repo" >/dev/null; then
-		echo "self-test failed: a planted upstream file was not detected" >&2
-		exit 1
+		ktap_test_fail "self-test: a planted upstream file is detected"
+	else
+		ktap_test_pass "self-test: a planted upstream file is detected"
 	fi
 	git -C "$scratch/repo" rm -q --cached src/planted.h
 	sed -n '/^_base_allocate_chain_dma_pool(struct/,/^}/p' \
 		"$upstream/drivers/scsi/mpt3sas/mpt3sas_base.c" >"$scratch/repo/src/pasted.c"
 	git -C "$scratch/repo" add src/pasted.c
 	if scan "$scratch/repo" >/dev/null; then
-		echo "self-test failed: a pasted upstream function was not detected" >&2
-		exit 1
+		ktap_test_fail "self-test: a pasted upstream function is detected"
+	else
+		ktap_test_pass "self-test: a pasted upstream function is detected"
 	fi
-	echo "self-test: a planted upstream file and a pasted upstream function are detected"
 fi
 
-scan "$repo"
+rc=0
+out=$(scan "$repo" 2>&1) || rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+ktap_test_result "no tracked file is or repeats upstream code" [ "$rc" = 0 ]
+ktap_finished

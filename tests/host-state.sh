@@ -7,7 +7,8 @@
 # version, state), and every file and link under /boot, /lib/modules,
 # /usr/src, /var/lib/dkms, /etc/modprobe.d and /etc/depmod.d, by sha256.
 # `save` writes that state; `compare` exits 1 and shows the difference if
-# the machine's state is no longer the saved one.
+# the machine's state is no longer the saved one.  Its lines are KTAP
+# diagnostics ("# ..."), for the KTAP scripts that call it.
 
 set -eu
 
@@ -28,16 +29,16 @@ save)
 	[ $# = 2 ] || { echo "usage: $0 save FILE" >&2; exit 2; }
 	state >"$2.new"
 	mv "$2.new" "$2"
-	echo "host state: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files, $(grep -c '^link ' "$2") links saved in $2"
+	echo "# host state: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files, $(grep -c '^link ' "$2") links saved in $2"
 	;;
 compare)
 	[ $# = 2 ] || { echo "usage: $0 compare FILE" >&2; exit 2; }
-	[ -s "$2" ] || { echo "FAIL: no saved host state in $2" >&2; exit 2; }
+	[ -s "$2" ] || { echo "# no saved host state in $2" >&2; exit 2; }
 	if diff -u "$2" <(state) >"$2.diff"; then
-		echo "ok: host unchanged since $2 was saved: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files in /boot, /lib/modules, /usr/src, /var/lib/dkms, /etc/{modprobe,depmod}.d"
+		echo "# host unchanged since $2 was saved: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files in /boot, /lib/modules, /usr/src, /var/lib/dkms, /etc/{modprobe,depmod}.d"
 	else
-		echo "FAIL: the host changed since $2 was saved:"
-		grep '^[-+][a-z]' "$2.diff" | head -n 40
+		echo "# the host changed since $2 was saved:"
+		grep "^[-+][a-z]" "$2.diff" | head -n 40 | sed "s/^/# /"
 		exit 1
 	fi
 	;;

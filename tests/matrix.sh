@@ -3,8 +3,9 @@
 #
 # `make matrix`: build mpt3sas.ko and chainpool_test.ko, with -Werror on our
 # files, against every kernel series Debian's archive offers, each probed
-# for its own API.  Prints a table (kernel, probes yes/no, build result),
-# one line per probe across the kernels, and "N passed, N failed".
+# for its own API.  Prints KTAP: one result per series, with a table
+# (kernel, probes yes/no, build result) and one line per probe across the
+# kernels as diagnostics, then "N passed, N failed".
 #
 # KERNELS picks series (default: all of tests/kernels/lib.sh); the modules
 # land in build/modules/<series>/, where `make vmtest` can take them.
@@ -17,8 +18,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernels=${KERNELS:-$ALL_SERIES}
 logdir=$top/build/matrix
 mkdir -p "$logdir"
-passed=0
-failed=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 rows=
 summaries=
 
@@ -44,24 +46,28 @@ for series in $kernels; do
 		fi
 	fi
 	if [ "$result" = ok ]; then
-		passed=$((passed + 1))
+		ktap_test_pass "$series ($kver): built, probes $probes"
 	else
-		failed=$((failed + 1))
-		tail -n 15 "$log" | sed "s/^/  $series | /"
+		tail -n 15 "$log" | sed "s/^/# $series | /"
+		ktap_test_fail "$series ($kver): build failed (log: $log)"
 	fi
 	rows="$rows$(printf '%-6s %-24s %-16s %s' "$series" "$kver" "$probes" "$result")
 "
 done
 
-printf '%-6s %-24s %-16s %s\n' series kernel probes build
-printf '%s' "$rows"
-if [ -n "$summaries" ]; then
-	echo
-	# One row per probe, one column per kernel built.
-	# shellcheck disable=SC2086 # list of files
-	awk '/^  HAVE_/ { v[$1] = v[$1] sprintf(" %-5s", $2); n[$1] = 1 }
-	     END { for (k in n) printf "  %-40s%s\n", k, v[k] }' $summaries | sort
-	echo "  (columns: $(for s in $summaries; do basename "$(dirname "$(dirname "$(dirname "$s")")")"; done | tr '\n' ' '))"
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+{
+	printf '%-6s %-24s %-16s %s\n' series kernel probes build
+	printf '%s' "$rows"
+	if [ -n "$summaries" ]; then
+		echo
+		# One row per probe, one column per kernel built.
+		# shellcheck disable=SC2086 # list of files
+		awk '/^  HAVE_/ { v[$1] = v[$1] sprintf(" %-5s", $2); n[$1] = 1 }
+		     END { for (k in n) printf "  %-40s%s\n", k, v[k] }' $summaries | sort
+		echo "  (columns: $(for s in $summaries; do basename "$(dirname "$(dirname "$(dirname "$s")")")"; done | tr '\n' ' '))"
+	fi
+} | sed 's/^/# /'
+ktap_print_plan
+ktap_print_totals
+echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+[ "$KTAP_CNT_FAIL" -eq 0 ]

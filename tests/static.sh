@@ -11,14 +11,18 @@
 #   ShellCheck -x         every tracked shell script, sourced files followed
 #
 # Exceptions are listed below, each with the reason; anything else fails.
+# Prints KTAP (tests/lib/ktap.sh): one result per checker.
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 scripts=build/upstream/scripts
-[ -f $scripts/checkpatch.pl ] || { echo "no $scripts: run make upstream" >&2; exit 1; }
-status=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
+[ -f $scripts/checkpatch.pl ] || ktap_exit_fail_msg "no $scripts: run make upstream"
+ktap_set_plan 4
 
 own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
 	'src/compat/*.[ch]' 'tests/kmod/*.c' 'tests/vm/selftest/*.c' \
@@ -51,7 +55,8 @@ checkpatch() {
 		--no-summary --no-signoff "$@" 2>&1 || true
 }
 
-echo "== checkpatch --strict: $(echo "$own_c" | wc -w) files"
+ktap_print_msg "checkpatch --strict: $(echo "$own_c" | wc -w) files"
+found=0
 for f in $own_c; do
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
@@ -59,8 +64,8 @@ for f in $own_c; do
 		if allowed "$f" "$type"; then
 			continue
 		fi
-		echo "$line"
-		status=1
+		echo "# $line"
+		found=$((found + 1))
 	done < <(checkpatch -f "$f")
 done
 while read -r p; do
@@ -71,32 +76,29 @@ while read -r p; do
 		if allowed patches "$type"; then
 			continue
 		fi
-		echo "$p: $line"
-		status=1
+		echo "# $p: $line"
+		found=$((found + 1))
 	done < <(checkpatch - <"src/mpt3sas/patches/$p")
 done < <(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series)
+ktap_test_result "checkpatch --strict: $found findings in our C and patches" [ "$found" = 0 ]
 
-echo "== sparse (C=2) against Debian 12's 6.1"
 kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kdir" ] || { echo "Debian 12's 6.1 headers are missing" >&2; exit 1; }
-command -v sparse >/dev/null || { echo "sparse is missing: apt-get install sparse" >&2; exit 1; }
+[ -n "$kdir" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing"
+command -v sparse >/dev/null || ktap_exit_fail_msg "sparse is missing: apt-get install sparse"
 obj=build/check/sparse
 rm -rf $obj && mkdir -p build/check
 cp -r build/tree $obj
 make -s -C $obj KDIR="$kdir" probe >/dev/null
 make -C "$kdir" M="$top/$obj" C=2 CHECK=sparse modules >build/check/sparse.out 2>&1 ||
-	{ tail -n 20 build/check/sparse.out; exit 1; }
+	{ tail -n 20 build/check/sparse.out | sed 's/^/# /'; ktap_exit_fail_msg "the sparse build failed"; }
 # Our files: the allocator, the compat headers and the driver-side glue.
 ours=$(grep -E '^[^ ]*(/chainpool/|/compat/|/cp_dmapool\.)[^:]*:[0-9]+:[0-9]+: (warning|error)' \
 	build/check/sparse.out || true)
-if [ -n "$ours" ]; then
-	echo "$ours"
-	status=1
-fi
-echo "sparse: $(grep -cE ': (warning|error):' build/check/sparse.out || true) warnings in all, $(grep -c . <<<"$ours" || true) in our files"
+[ -z "$ours" ] || printf '%s\n' "$ours" | sed 's/^/# /'
+ktap_test_result "sparse (C=2) against Debian 12's 6.1: $(grep -cE ': (warning|error):' build/check/sparse.out || true) warnings in all, $(grep -c . <<<"$ours" || true) in our files" \
+	[ -z "$ours" ]
 
-echo "== coccinelle (scripts/coccinelle, report mode)"
-command -v spatch >/dev/null || { echo "coccinelle is missing: apt-get install coccinelle" >&2; exit 1; }
+command -v spatch >/dev/null || ktap_exit_fail_msg "coccinelle is missing: apt-get install coccinelle"
 cdir=build/check/cocci
 rm -rf $cdir
 mkdir -p $cdir
@@ -106,12 +108,10 @@ srctree=$top/build/upstream KBUILD_EXTMOD=$top/$cdir MODE=report V=0 \
 	bash $scripts/coccicheck >build/check/cocci.out 2>&1 || true
 # Reports name a file and line; everything else is the script's chatter.
 reports=$(grep -E "^$top/$cdir/[^:]+:[0-9]+:" build/check/cocci.out || true)
-if [ -n "$reports" ]; then
-	printf '%s\n' "$reports" | sed "s|$top/$cdir/||"
-	status=1
-fi
+[ -z "$reports" ] || printf '%s\n' "$reports" | sed "s|$top/$cdir/||; s/^/# /"
 rules=$(find $scripts/coccinelle -name '*.cocci' | wc -l)
-echo "coccinelle: $rules rules, $(grep -c . <<<"$reports" || true) reports"
+ktap_test_result "coccinelle (scripts/coccinelle, report mode): $rules rules, $(grep -c . <<<"$reports" || true) reports" \
+	[ -z "$reports" ]
 
 # Every tracked *.sh, and every other tracked file whose first line is a sh
 # or bash shebang (tests/vm/init, the guest scripts, the maintainer scripts),
@@ -120,8 +120,7 @@ echo "coccinelle: $rules rules, $(grep -c . <<<"$reports" || true) reports"
 # there.  Exceptions are disable directives in the scripts, each with its
 # reason on the same line ("# shellcheck disable=SC2086 # a word list");
 # one without a reason is a finding too.
-echo "== shellcheck -x"
-command -v shellcheck >/dev/null || { echo "shellcheck is missing: apt-get install shellcheck" >&2; exit 1; }
+command -v shellcheck >/dev/null || ktap_exit_fail_msg "shellcheck is missing: apt-get install shellcheck"
 mapfile -t shell_files < <(git ls-files | while IFS= read -r f; do
 	case $f in
 	*.sh) echo "$f" ;;
@@ -136,11 +135,7 @@ unexplained=$(grep -nE '#[[:space:]]*shellcheck[[:space:]].*disable=' "${shell_f
 	grep -vE 'disable=[A-Z0-9,]+[[:space:]]+#[[:space:]]*[^[:space:]]' |
 	sed 's/^\([^:]*:[0-9]*\):.*/\1:1: error: a disable without its reason on the same line/' || true)
 findings=$(printf '%s\n' "$findings" "$unexplained" | grep . || true)
-if [ -n "$findings" ]; then
-	echo "$findings"
-	status=1
-fi
-echo "shellcheck: ${#shell_files[@]} files, $(grep -c . <<<"$findings" || true) findings"
-
-[ $status -eq 0 ] && echo "static checks clean"
-exit $status
+[ -z "$findings" ] || printf '%s\n' "$findings" | sed 's/^/# /'
+ktap_test_result "shellcheck -x: ${#shell_files[@]} files, $(grep -c . <<<"$findings" || true) findings" \
+	[ -z "$findings" ]
+ktap_finished

@@ -12,6 +12,8 @@
 #   ktap_test_result DESC CMD... runs CMD: pass or fail
 #   ktap_print_msg MSG           "# MSG", a diagnostic line
 #   ktap_exit_fail_msg MSG       "Bail out! MSG", exit 2: the script cannot go on
+#   ktap_print_plan              "1..N" last, if no plan was set
+#   ktap_print_totals            "# Totals: pass:N fail:N ..."
 #   ktap_finished                the plan, if none was set (TAP 13 allows
 #                                it last), "# Totals: ...", then exit 1 if
 #                                anything failed; the script's last command
@@ -75,8 +77,13 @@ ktap_print_totals() {
 	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
 }
 
-ktap_finished() {
+# the plan, last (TAP 13 allows it), if none was set up front
+ktap_print_plan() {
 	[ -n "$KTAP_PLAN" ] || echo "1..$KTAP_TESTNO"
+}
+
+ktap_finished() {
+	ktap_print_plan
 	ktap_print_totals
 	ktap_rc=0
 	[ "$KTAP_CNT_FAIL" -eq 0 ] || ktap_rc=1

@@ -20,8 +20,10 @@ top=$(cd "$here/../.." && pwd)
 kernels=${KERNELS:-6.1}
 setups=${REL_SETUPS:-plain}
 mpt3sas_dir=${REL_MPT3SAS_DIR:-$top/build/modules}
-status=0
 tried=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 # NAME|mpt3sas?|STEPS|SUITE|cause (ERE on the suite's failure lines), from
 # each suite's "# suite-plant: NAME REBUILD_MPT3SAS ARGS | CAUSE" lines
@@ -33,22 +35,20 @@ plants=$(for f in "$here"/guest/*; do
 		echo "$plant|$mpt|@${f##*/}${args:+ $args}|${f##*/}|${rest#*| }"
 	done
 done)
-[ -n "$plants" ] || { echo "FAIL: no '# suite-plant:' line in $here/guest/*"; exit 1; }
+[ -n "$plants" ] || ktap_exit_fail_msg "no '# suite-plant:' line in $here/guest/*"
 
 # the memory check itself, on made-up readings: a transient settles, a leak
 # stays red (mem-check.sh, no guest)
+# (its KTAP nested as a subtest)
 mkdir -p "$top/build"
-if ! "$here/mem-check.sh" > "$top/build/reliability-mem-check.log" 2>&1; then
-	echo "FAIL: the memory check on made-up readings (build/reliability-mem-check.log):"
-	grep -A8 '^FAIL' "$top/build/reliability-mem-check.log" | head -n 20 | sed 's/^/  | /'
-	status=1
-else
-	echo "ok: the memory check settles a transient and fails on a leak ($(grep -c '^ok' "$top/build/reliability-mem-check.log") cases)"
-fi
+"$here/mem-check.sh" > "$top/build/reliability-mem-check.log" 2>&1
+rc=$?
+sed 's/^/    /' "$top/build/reliability-mem-check.log"
+ktap_test_result "the memory check settles a transient and fails on a leak" [ "$rc" = 0 ]
 
 for series in $kernels; do
 	[ -f "$mpt3sas_dir/$series/mpt3sas.ko" ] ||
-		{ echo "FAIL: no $mpt3sas_dir/$series/mpt3sas.ko: run make matrix first"; exit 1; }
+		ktap_exit_fail_msg "no $mpt3sas_dir/$series/mpt3sas.ko: run make matrix first"
 done
 while IFS='|' read -r plant mpt steps suite cause; do
 	case " ${PLANTS:-$plant} " in *" $plant "*) ;; *) continue ;; esac
@@ -68,21 +68,21 @@ while IFS='|' read -r plant mpt steps suite cause; do
 	missed=
 	for series in $kernels; do
 		for setup in $setups; do
-			line=$(echo "$out" | grep -E "^FAIL +$series +$setup +$suite " | head -n 1 |
+			line=$(echo "$out" | grep -E "^# FAIL +$series +$setup +$suite " | head -n 1 |
 				sed -nE 's/.*(first failure: |did not run or did not finish)/\1/p')
 			if [ -n "$line" ] && echo "$line" | grep -qE "$cause"; then
-				echo "ok: '$plant' planted: $suite goes red on $series $setup ($(echo "$line" | grep -oE "$cause" | head -n 1))"
+				ktap_print_msg "'$plant' planted: $suite goes red on $series $setup ($(echo "$line" | grep -oE "$cause" | head -n 1))"
 			else
 				missed="$missed $series/$setup"
 			fi
 		done
 	done
 	if [ $rc -eq 0 ] || [ -n "$missed" ]; then
-		echo "FAIL: '$plant' planted: $suite did not go red with '$cause' on$missed (exit $rc)"
-		echo "$out" | tail -n 15 | sed 's/^/  | /'
-		status=1
+		echo "$out" | tail -n 15 | sed 's/^/# | /'
+		ktap_test_fail "'$plant' planted: $suite did not go red with '$cause' on$missed (exit $rc)"
+	else
+		ktap_test_pass "'$plant' planted: $suite goes red with '$cause'"
 	fi
 done <<<"$plants"
-[ "$tried" -gt 0 ] || { echo "FAIL: no plant selected"; status=1; }
-echo "$tried plant(s) tried"
-exit $status
+[ "$tried" -gt 0 ] || ktap_test_fail "no plant selected"
+ktap_finished

@@ -7,14 +7,16 @@
 # looks, and a leak spread under tolerance over two phases must fail at
 # the end.  No guest can show a transient on demand; this can.
 #
-#   tests/reliability/mem-check.sh      prints "ok: ..." per case; exit 1 on any failure
+#   tests/reliability/mem-check.sh      prints KTAP, a result per check; exit 1 on any failure
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-status=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 # guestlib.sh with the guest's paths replaced; each replacement must apply
 # shellcheck disable=SC2016 # the $ are guestlib.sh's, not ours to expand
@@ -23,7 +25,7 @@ sed -e 's|^\. /etc/vmtest/conf.*|VMTEST_SPLAT_RE=x|' -e 's|^PATH=/bin$|:|' \
 	-e "s|^GL_FAILS=.*|GL_FAILS=$work/fails|" -e "s|^GL_KEPT=.*|GL_KEPT=$work/kept|" \
 	"$top/tests/vm/guestlib.sh" > "$work/guestlib.sh"
 for s in VMTEST_SPLAT_RE=x GL_TEST_CMDLINE "GL_FAILS=$work/fails"; do
-	grep -qF "$s" "$work/guestlib.sh" || { echo "FAIL: guestlib.sh changed: cannot stub '$s'"; exit 1; }
+	grep -qF "$s" "$work/guestlib.sh" || ktap_exit_fail_msg "guestlib.sh changed: cannot stub '$s'"
 done
 
 # run_case NAME SCRIPT READINGS: SCRIPT (sh, with guestlib.sh sourced) reads
@@ -56,11 +58,10 @@ EOF
 expect() {
 	if { [ "${4:-}" = '!' ] && ! echo "$2" | grep -qE "$3"; } ||
 	   { [ "${4:-}" != '!' ] && echo "$2" | grep -qE "$3"; }; then
-		echo "ok: $1: ${4:+no }'$3'"
+		ktap_test_pass "$1: ${4:+no }'$3'"
 	else
-		echo "FAIL: $1: ${4:+unexpected }'$3' in:"
-		printf '%s\n' "$2" | sed 's/^/  | /'
-		status=1
+		printf '%s\n' "$2" | sed 's/^/# | /'
+		ktap_test_fail "$1: ${4:+unexpected }'$3'"
 	fi
 }
 
@@ -131,5 +132,4 @@ gl_mem_check p1' '10000 100;9000 100;9000 100;9000 100;9000 100;9000 100;9000 10
 waits=$(tr '\n' ' ' < "$work/slept")
 expect waits "$waits" '^1 0.2 0.5 1 2 3 $'
 
-[ $status = 0 ] && echo "mem-check: all cases ok" || echo "mem-check: FAILED"
-exit $status
+ktap_finished

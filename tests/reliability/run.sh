@@ -26,8 +26,9 @@
 # (a steps file, tests/vm/init's format, instead of the suites' own steps),
 # VMTEST_* knobs.
 #
-# Logs: build/reliability/<series>-<setup>.log.  Prints one line per suite
-# and guest with its figures, then "N passed, N failed"; exits non-zero if
+# Logs: build/reliability/<series>-<setup>.log.  Prints the harness's
+# output as a KTAP subtest, then one KTAP result per suite and guest after
+# a line with its figures, then "N passed, N failed"; exits non-zero if
 # anything failed.
 
 set -u
@@ -74,6 +75,8 @@ tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}')
 # SPLAT_RE
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 splat_re=$SPLAT_RE
 
 start=$SECONDS
@@ -82,19 +85,20 @@ for series in ${KERNELS:-5.10 6.1 6.12 sid}; do
 		rm -f "$vm_dir/$series-$setup.log"
 	done
 done
-# Shown as it runs through our own stderr: `tee /dev/stderr` would reopen
-# (and truncate) a caller's log file.
+# Shown as it runs through our own stderr, indented as a KTAP subtest:
+# `tee /dev/stderr` would reopen (and truncate) a caller's log file.
 mkdir -p "$vm_dir"
 VM_DIR=$vm_dir VMTEST_SETUPS=$setups VMTEST_TIMEOUT=$timeout \
-	VMTEST_STEPS=$steps "$top/tests/vm/run.sh" 2>&1 | tee "$vm_dir/harness.out" >&2
+	VMTEST_STEPS=$steps "$top/tests/vm/run.sh" 2>&1 | tee "$vm_dir/harness.out" |
+	sed 's/^/    /' >&2
 out=$(cat "$vm_dir/harness.out")
-# the harness ends with its own verdict
-rc=$(echo "$out" | grep -qE '^[0-9]+ passed, 0 failed$' && echo 0 || echo 1)
 
 echo
-echo "reliability ($variant), $((SECONDS - start)) s:"
-passed=0
-failed=0
+ktap_print_header
+ktap_print_msg "reliability ($variant), $((SECONDS - start)) s:"
+# the harness ends with its own verdict
+ktap_test_result "the harness: $(echo "$out" | tail -n 1)" \
+	grep -qE '^[0-9]+ passed, 0 failed$' <<<"$out"
 for log in "$vm_dir"/*-*.log; do
 	[ -f "$log" ] || continue
 	case $log in *.qemu) continue ;; esac
@@ -112,18 +116,20 @@ for log in "$vm_dir"/*-*.log; do
 					grep -m1 -E "$splat_re" | cut -c1-100)
 				figures="did not run or did not finish${splat:+; first splat: $splat}"
 			fi
-			if [ "$verdict" = PASS ]; then
-				passed=$((passed + 1))
-			else
-				failed=$((failed + 1))
+			if [ "$verdict" != PASS ]; then
 				first=$(tr -d '\r' < "$log" | sed -n "s/^$tag: FAIL: //p" | head -n 1)
 				figures="${figures}${first:+; first failure: $first}"
 			fi
-			printf '%-5s %-6s %-6s %-16s %s\n' "$verdict" "$series" "$setup" "$tag" "$figures"
+			ktap_print_msg "$(printf '%-5s %-6s %-6s %-16s %s' "$verdict" "$series" "$setup" "$tag" "$figures")"
+			if [ "$verdict" = PASS ]; then
+				ktap_test_pass "$series/$setup/$tag"
+			else
+				ktap_test_fail "$series/$setup/$tag"
+			fi
 		done
 	done
 done
-[ "$failed" = 0 ] || rc=1
-echo "harness: $(echo "$out" | tail -n 1)"
-echo "$passed passed, $failed failed"
-exit "$rc"
+ktap_print_plan
+ktap_print_totals
+echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+[ "$KTAP_CNT_FAIL" = 0 ]

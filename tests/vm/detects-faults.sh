@@ -10,7 +10,9 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-status=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
 
 for fault in notok warn; do
 	out=$(KERNELS=6.1 VMTEST_SETUPS=plain VMTEST_SELFTEST_FAULT=$fault \
@@ -21,11 +23,10 @@ for fault in notok warn; do
 	warn) want="splat" ;;
 	esac
 	if [ $rc -ne 0 ] && grep -q "$want" <<<"$out" && grep -q '^0 passed, 1 failed$' <<<"$out"; then
-		echo "ok: fault '$fault' fails the run ($want)"
+		ktap_test_pass "fault '$fault' fails the run ($want)"
 	else
-		echo "FAIL: fault '$fault' did not fail the run as expected (exit $rc)"
-		tail -n 20 <<<"$out"
-		status=1
+		tail -n 20 <<<"$out" | sed 's/^/# | /'
+		ktap_test_fail "fault '$fault' did not fail the run as expected (exit $rc)"
 	fi
 done
 mods=$top/build/modules
@@ -35,14 +36,12 @@ if [ -f "$mods/6.1/mpt3sas.ko" ]; then
 	rc=$?
 	if [ $rc -ne 0 ] && grep -q 'insmod mpt3sas pool_allocator=bogus failed' <<<"$out" &&
 		grep -q "pool_allocator=bogus is not one of: chainpool, dma_pool" "$top/build/vm/6.1-plain.log"; then
-		echo "ok: a module that fails to load fails the run (pool_allocator=bogus, refused with one log line)"
+		ktap_test_pass "a module that fails to load fails the run (pool_allocator=bogus, refused with one log line)"
 	else
-		echo "FAIL: a module that failed to load did not fail the run (exit $rc)"
-		tail -n 20 <<<"$out"
-		status=1
+		tail -n 20 <<<"$out" | sed 's/^/# | /'
+		ktap_test_fail "a module that failed to load did not fail the run (exit $rc)"
 	fi
 else
-	echo "FAIL: no $mods/6.1/mpt3sas.ko: run make matrix first"
-	status=1
+	ktap_test_fail "no $mods/6.1/mpt3sas.ko: run make matrix first"
 fi
-exit $status
+ktap_finished

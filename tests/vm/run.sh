@@ -26,8 +26,10 @@
 #   VMTEST_PREFETCH    1 (default): fetch all kernels in the background first
 #   VM_DIR             where logs and initramfs go (default build/vm)
 #
-# Logs: build/vm/<series>-<setup>.log (serial console).  Ends with the line
-# "N passed, N failed"; exits non-zero if anything failed.
+# Logs: build/vm/<series>-<setup>.log (serial console).  Ends with one KTAP
+# result per guest (tests/lib/ktap.sh), the table of their counts as
+# diagnostic lines before them, and the line "N passed, N failed"; exits
+# non-zero if anything failed.
 
 set -eu
 LOG_TAG=vmtest
@@ -35,6 +37,8 @@ LOG_TAG=vmtest
 . "$(dirname "$0")/../kernels/lib.sh"
 # shellcheck source=tests/vm/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$(dirname "$0")/../lib/ktap.sh"
 
 KERNELS=${KERNELS:-$ALL_SERIES}
 VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu smp2 mem5g}
@@ -71,11 +75,8 @@ need_cmds "${VMTEST_QEMU:-qemu-system-x86_64}" timeout cpio xz zstd od modinfo m
 
 mkdir -p "$VM_DIR"
 ROWS=""
-PASSED=0
-FAILED=0
 row() {	# series setup ok notok skip secs verdict reason
-	ROWS="$ROWS$(printf '%-6s %-6s %5s %6s %5s %5ss  %-4s %s' "$@")"$'\n'
-	if [ "$7" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
+	ROWS="$ROWS$(printf '%s|%-6s %-6s %5s %6s %5s %5ss  %-4s %s' "$7" "$@")"$'\n'
 }
 fail_series() {	# series reason
 	local setup
@@ -184,9 +185,20 @@ for series in $KERNELS; do
 	done
 done
 
-echo
-printf '%-6s %-6s %5s %6s %5s %6s  %-4s %s\n' kernel setup ok notok skip time result reason
-printf '%s' "$ROWS"
 wait	# background fetches of series that failed early
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+echo
+ktap_print_header
+ktap_set_plan "$(printf '%s' "$ROWS" | grep -c .)"
+ktap_print_msg "$(printf '%-6s %-6s %5s %6s %5s %6s  %-4s %s' kernel setup ok notok skip time result reason)"
+while IFS='|' read -r verdict line; do
+	ktap_print_msg "$line"
+	read -r series setup _ <<<"$line"
+	if [ "$verdict" = PASS ]; then
+		ktap_test_pass "$series/$setup"
+	else
+		ktap_test_fail "$series/$setup"
+	fi
+done <<<"${ROWS%$'\n'}"
+ktap_print_totals
+echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+[ "$KTAP_CNT_FAIL" = 0 ]
