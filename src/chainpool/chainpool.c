@@ -353,8 +353,8 @@ static void chainpool_free_tables(struct chainpool_table_mem *mem)
 }
 
 /*
- * Add the @count slabs on @pending to the pool in one new table, which
- * holds exactly the pool's slabs.  The table is staged from the published
+ * Add the slabs on @pending to the pool in one new table, which holds
+ * exactly the pool's slabs.  The table is staged from the published
  * one without the lock and published under it; if another growth
  * published first, it is staged again.  On success the pool owns the
  * slabs and their maps; on failure they are given back.  The pool lock
@@ -362,7 +362,7 @@ static void chainpool_free_tables(struct chainpool_table_mem *mem)
  */
 static int chainpool_commit(struct chainpool *pool,
 			    struct chainpool_dma_ctx *dc,
-			    struct chainpool_pending *pending, u32 count)
+			    struct chainpool_pending *pending)
 {
 	struct chainpool_core *core = &pool->core;
 	struct chainpool_table_mem *mem = NULL, *old_mem;
@@ -370,9 +370,11 @@ static int chainpool_commit(struct chainpool *pool,
 	struct chainpool_table *stage, *old;
 	struct chainpool_pending *p;
 	unsigned long flags;
-	u32 max = 0, n;
+	u32 max = 0, n, count = 0;
 	int ret;
 
+	for (p = pending; p; p = p->next)
+		count++;
 	/* A hint; the table read under RCU below tells. */
 	n = READ_ONCE(core->nr_slabs);
 	for (;;) {
@@ -517,7 +519,6 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 	struct chainpool_pending *pending = NULL, **tail = &pending;
 	unsigned long flags;
 	unsigned int order;
-	u32 count = 0;
 	int ret = 0, err;
 	u64 have;
 
@@ -542,10 +543,9 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 			break;
 		have += (*tail)->slab.nr_blocks;
 		tail = &(*tail)->next;
-		count++;
 	}
-	if (count) {
-		err = chainpool_commit(pool, &dc, pending, count);
+	if (pending) {
+		err = chainpool_commit(pool, &dc, pending);
 		if (!ret)
 			ret = err;
 	}
