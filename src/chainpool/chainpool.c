@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * chainpool: kernel glue around chainpool_core.c.  Slabs come from
- * dma_alloc_coherent(), metadata from kmalloc(), a spinlock per pool
+ * dma_alloc_coherent(), metadata from kmalloc() (the slab table from
+ * kvmalloc() where the caller may sleep), a spinlock per pool
  * serialises the core, and each pool shows its state in debugfs.
  *
  * Written against APIs stable from v4.15 on: plain dma_alloc_coherent(),
@@ -13,6 +14,7 @@
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -342,13 +344,36 @@ static void chainpool_drop_pending(struct chainpool *pool,
 	}
 }
 
+/*
+ * Storage for a slab table of @max_slabs.  Where the flags include
+ * GFP_KERNEL (the caller may sleep, do I/O and enter the filesystems),
+ * kvmalloc(): with one-page slabs (chainpool_slab_kb=4, the way out of
+ * fragmented memory) the anchor pool's table is 320 KiB, an order-7
+ * kmalloc() that fragmented memory is unlikely to have.  Else kmalloc():
+ * before 4.18 (commit ce91f6ee5b3b), kvmalloc() warns on flags that do
+ * not include GFP_KERNEL, as atomic and NOIO ones do not.
+ * kvfree() frees either; a vmalloc()ed table is freed only where the
+ * caller may sleep (chainpool_reap(), chainpool_destroy(), or the fill
+ * that took it).
+ */
+static struct chainpool_table_mem *
+chainpool_table_alloc(const struct chainpool *pool, u32 max_slabs, gfp_t gfp)
+{
+	size_t bytes = sizeof(struct chainpool_table_mem) +
+		       chainpool_core_table_bytes(max_slabs, pool->core.debug);
+
+	if ((gfp & GFP_KERNEL) == GFP_KERNEL)
+		return kvmalloc(bytes, gfp);
+	return kmalloc(bytes, gfp);
+}
+
 static void chainpool_free_tables(struct chainpool_table_mem *mem)
 {
 	struct chainpool_table_mem *next;
 
 	for (; mem; mem = next) {
 		next = mem->next;
-		kfree(mem);
+		kvfree(mem);
 	}
 }
 
@@ -380,10 +405,8 @@ static int chainpool_commit(struct chainpool *pool,
 	for (;;) {
 		if (max < n + count) {
 			max = n + count;
-			kfree(mem);
-			mem = kmalloc(sizeof(*mem) +
-				      chainpool_core_table_bytes(max, core->debug),
-				      dc->gfp);
+			kvfree(mem);
+			mem = chainpool_table_alloc(pool, max, dc->gfp);
 			ret = -ENOMEM;
 			if (!mem)
 				break;
@@ -418,7 +441,7 @@ static int chainpool_commit(struct chainpool *pool,
 			break;
 	}
 	if (ret) {
-		kfree(mem);
+		kvfree(mem);
 		chainpool_drop_pending(pool, dc, pending);
 	}
 	return ret;
@@ -932,6 +955,6 @@ void chainpool_destroy(struct chainpool *pool)
 	}
 	/* No reader may run any more: the tables go at once. */
 	chainpool_free_tables(pool->retired);
-	kfree(chainpool_table_mem((void *)t));
+	kvfree(chainpool_table_mem((void *)t));
 	kfree(pool);
 }
