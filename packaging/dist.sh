@@ -25,10 +25,9 @@ name=mpt3sas-chainpool
 kmin=$("$top/packaging/kernel-range.sh" min)
 kmax=$("$top/packaging/kernel-range.sh" max)
 
-die() {
-	echo "dist: error: $*" >&2
-	exit 1
-}
+LOG_TAG=dist
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 for f in Kbuild Makefile VERSION mpt3sas/mpt3sas_base.c; do
 	[ -e "$tree/$f" ] || die "$tree is not an assembled tree (no $f): run 'make tree'"

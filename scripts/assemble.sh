@@ -15,10 +15,9 @@ mkdir -p "$(dirname "$2")"
 tree=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 patches=$top/src/mpt3sas/patches
 
-die() {
-	echo "assemble: error: $*" >&2
-	exit 1
-}
+LOG_TAG=assemble
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 [ -d "$upstream/drivers/scsi/mpt3sas" ] || die "no verified upstream driver in $upstream"
 

@@ -15,10 +15,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 lists=$here/deps
 
-die() {
-	echo "deps: error: $*" >&2
-	exit 1
-}
+LOG_TAG=deps
+# shellcheck source=scripts/lib.sh
+. "$here/lib.sh"
 
 [ $# -gt 0 ] || die "usage: $0 {modules|packages|check}..."
 [ "${NO_DEPS:-0}" != 1 ] && [ "${NO_DEPS:-}" != y ] || exit 0

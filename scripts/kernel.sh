@@ -13,10 +13,9 @@
 
 set -eu
 
-die() {
-	echo "kernel: error: $*" >&2
-	exit 1
-}
+LOG_TAG=kernel
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 release_of() {
 	local kdir=$1 r=

@@ -25,10 +25,9 @@ dl_dir=${DL_DIR:-$top/build/dl}
 # coccinelle and their data files, used by `make check` on our own code.
 tool_paths="scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch scripts/coccicheck scripts/coccinelle"
 
-die() {
-	echo "upstream: error: $*" >&2
-	exit 1
-}
+LOG_TAG=upstream
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 say() {
 	echo "upstream: $*"

@@ -19,10 +19,9 @@ kmin=$("$top/packaging/kernel-range.sh" min)
 kmax=$("$top/packaging/kernel-range.sh" max)
 range=$("$top/packaging/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
 
-die() {
-	echo "deb: error: $*" >&2
-	exit 1
-}
+LOG_TAG=deb
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 [ -f "$tarball" ] || die "no $tarball: run 'make dist' first"
 for tool in dpkg-buildpackage dh dh_dkms; do

@@ -17,10 +17,9 @@ kmin=$("$top/packaging/kernel-range.sh" min)
 kmax=$("$top/packaging/kernel-range.sh" max)
 range=$("$top/packaging/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
 
-die() {
-	echo "rpm: error: $*" >&2
-	exit 1
-}
+LOG_TAG=rpm
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 [ -f "$tarball" ] || die "no $tarball: run 'make dist' first"
 command -v rpmbuild >/dev/null || die "rpmbuild is missing: apt-get install rpm"

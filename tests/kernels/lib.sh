@@ -16,7 +16,9 @@ ALL_SERIES="5.10 6.1 6.12 sid"
 KNOWN_SERIES="$ALL_SERIES debug"
 
 log()  { printf '%s: %s\n' "${LOG_TAG:-tests}" "$*" >&2; }
-die()  { printf '%s: error: %s\n' "${LOG_TAG:-tests}" "$*" >&2; exit 1; }
+# die, tagged with LOG_TAG
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 need_cmds() {
 	local c missing=""
