@@ -311,6 +311,14 @@ static void cpt_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
 	sink->blocks[index].dma = dma;
 }
 
+/* A sink for @n blocks; false, and a failed check, without the memory. */
+static bool cpt_sink_alloc(struct cpt_sink *sink, unsigned int n)
+{
+	memset(sink, 0, sizeof(*sink));
+	sink->blocks = vmalloc(n * sizeof(*sink->blocks));
+	return CPT_CHECK(sink->blocks);
+}
+
 /* Every block a bulk allocation handed out is found at its address. */
 static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
 {
@@ -331,15 +339,14 @@ static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
  */
 static void cpt_test_bulk_chain_pool(void)
 {
-	struct cpt_sink sink = { 0 };
+	struct cpt_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	u64 t_alloc, t_release, t_destroy;
 	struct cpt_block probe;
 	int ret;
 
-	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
+	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
 		return;
 	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
@@ -394,13 +401,12 @@ out:
 static void cpt_test_bulk_fault(void)
 {
 	const unsigned int blocks = 4096;	/* 32 slabs of 16 KiB */
-	struct cpt_sink sink = { 0 };
+	struct cpt_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int k;
 
-	sink.blocks = vmalloc(blocks * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
+	if (!cpt_sink_alloc(&sink, blocks))
 		return;
 	for (k = 1; k <= 33; k += 4) {
 		pool = cpt_create(128, 16, 0, 16384, k % 2, k);
@@ -428,13 +434,12 @@ static void cpt_test_bulk_fault(void)
 static void cpt_test_bulk_debug_release(void)
 {
 	const unsigned int n = 5000;
-	struct cpt_sink sink = { 0 };
+	struct cpt_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	struct cpt_block one;
 
-	sink.blocks = vmalloc(n * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
+	if (!cpt_sink_alloc(&sink, n))
 		return;
 	pool = cpt_create(128, 16, 0, 0, true, 0);
 	if (!CPT_CHECK(pool))
@@ -1040,12 +1045,11 @@ static void cpt_test_page_slabs(void)
 static void cpt_test_page_slabs_anchor(void)
 {
 	const unsigned int per_page = PAGE_SIZE / CPT_CHAIN_SIZE;
-	struct cpt_sink sink = { 0 };
+	struct cpt_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
-	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
+	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
 		return;
 	pool = cpt_create(CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE, false, 0);
 	if (!CPT_CHECK(pool))
@@ -1324,12 +1328,11 @@ static void cpt_test_fault_knob(void)
 static void cpt_test_fault_knob_bulk(void)
 {
 	unsigned int blocks = (expect_fail_slab + 1) * 1024;
-	struct cpt_sink sink = { 0 };
+	struct cpt_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
-	sink.blocks = vmalloc(blocks * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
+	if (!cpt_sink_alloc(&sink, blocks))
 		return;
 	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
 	if (CPT_CHECK(pool)) {
@@ -1346,18 +1349,18 @@ static void cpt_test_fault_knob_bulk(void)
 	vfree(sink.blocks);
 }
 
-static const struct {
+/* A test of the suite, a fault knob test or a reliability case. */
+struct cpt_case {
 	const char *name;
 	void (*fn)(void);
-} cpt_knob_tests[] = {
+};
+
+static const struct cpt_case cpt_knob_tests[] = {
 	{ "fault_knob", cpt_test_fault_knob },
 	{ "fault_knob_bulk", cpt_test_fault_knob_bulk },
 };
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cpt_tests[] = {
+static const struct cpt_case cpt_tests[] = {
 	{ "chain_pool_373959x128", cpt_test_chain_pool },
 	{ "bulk_chain_pool_373959x128", cpt_test_bulk_chain_pool },
 	{ "bulk_fault", cpt_test_bulk_fault },
@@ -1578,10 +1581,7 @@ out:
 	vfree(blocks);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cpt_rel_tests[] = {
+static const struct cpt_case cpt_rel_tests[] = {
 	{ "fault", cpt_rel_fault },
 	{ "fallback", cpt_rel_fallback },
 	{ "cycles", cpt_rel_cycles },
