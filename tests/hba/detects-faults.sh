@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/hba/detects-faults.sh: make hbatest-reduced must go red on a
-# driver that builds corrupted chain elements.  A copy of build/tree gets
-# one fault planted in _base_build_sg_scmd_ieee() (each chain element
-# points one element past its chain buffer), mpt3sas.ko is built from it
-# for 6.1 and run.sh --reduced runs with it; it must fail, and fail in the
-# I/O checks (not in attach).  Prints PASS or FAIL; logs in
-# build/hbatest-plant/.
+# driver with a planted fault.  For each plant, a copy of build/tree gets
+# the fault, mpt3sas.ko is built from it for 6.1 and run.sh --reduced runs
+# with it on 6.1; it must fail, in the check the plant concerns, after a
+# good attach:
+#
+#   chain-elem   _base_build_sg_scmd_ieee() points each chain element one
+#                element past its chain buffer: the I/O checks fail
+#
+# Prints KTAP; logs in build/hbatest-plant/NAME/.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,32 +18,42 @@ top=$(cd "$here/../.." && pwd)
 LOG_TAG=hba-plant
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 
-work=$BUILD_ROOT/hbatest-plant
-rm -rf "$work"
-mkdir -p "$work/modules/6.1"
 "$top/tests/kernels/fetch.sh" 6.1 >/dev/null
 # shellcheck disable=SC1090 # written by fetch.sh
 . "$(series_env 6.1)"
-cp -r "$BUILD_ROOT/tree" "$work/tree"
-f=$work/tree/mpt3sas/mpt3sas_base.c
-sed -i 's/chain_offset, chain_length, chain_dma);/chain_offset, chain_length, chain_dma + 16); \/* PLANTED *\//' "$f"
-[ "$(grep -c PLANTED "$f")" = 1 ] || die "the plant does not apply to $f"
-ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
-	"$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
-[ -f "$ko" ] || die "building the planted module failed ($work/build.log)"
-cp "$ko" "$work/modules/6.1/"
+ktap_print_header
 
-set +e
-KERNELS=6.1 HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
-	"$here/run.sh" --reduced > "$work/run.log" 2>&1
-rc=$?
-set -e
-grep -E '^6\.1 plain: ' "$work/run.log" | sed 's/^/  /'
-if [ "$rc" != 0 ] && grep -qE '^6\.1 plain: hba: FAIL: (direct I/O|the I/O|task abort)' "$work/run.log" &&
-	grep -qE '^6\.1 plain: hba: ok 1 insmod' "$work/run.log"; then
-	echo "PASS: corrupted chain elements turn hbatest red in its I/O checks"
-else
-	echo "FAIL: hbatest did not catch corrupted chain elements (rc $rc, $work/run.log)"
-	exit 1
-fi
+# plant NAME CAUSE SED-SCRIPT: build the planted driver, run the reduced
+# hbatest with it, and expect a failure line matching CAUSE (an ERE)
+plant() {
+	local name=$1 cause=$2 script=$3 work=$BUILD_ROOT/hbatest-plant/$1 f ko rc
+	rm -rf "$work"
+	mkdir -p "$work/modules/6.1"
+	cp -r "$BUILD_ROOT/tree" "$work/tree"
+	f=$work/tree/mpt3sas/mpt3sas_base.c
+	sed -i "$script" "$f"
+	[ "$(grep -c PLANTED "$f")" -ge 1 ] || ktap_exit_fail_msg "$name: the plant does not apply to $f"
+	ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
+		"$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
+	[ -f "$ko" ] || ktap_exit_fail_msg "$name: building the planted module failed ($work/build.log)"
+	cp "$ko" "$work/modules/6.1/"
+	rc=0
+	KERNELS=6.1 HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
+		"$here/run.sh" --reduced > "$work/run.log" 2>&1 || rc=$?
+	grep -E '^# 6\.1 plain: .*(FAIL|ok 1 insmod)' "$work/run.log" || true
+	ktap_test_result "$name planted: hbatest goes red with '$cause' (rc $rc, $work/run.log)" \
+		went_red "$work/run.log" "$cause" "$rc"
+}
+
+# went_red LOG CAUSE RC: the run failed, after a good insmod, with CAUSE
+went_red() {
+	[ "$3" != 0 ] && grep -qE '^# 6\.1 plain: hba: ok 1 insmod' "$1" &&
+		grep -qE "^# 6\.1 plain: $2" "$1"
+}
+
+plant chain-elem 'hba: FAIL: (direct I/O|the I/O|task abort)' \
+	's/chain_offset, chain_length, chain_dma);/chain_offset, chain_length, chain_dma + 16); \/* PLANTED *\//'
+ktap_finished

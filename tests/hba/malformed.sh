@@ -7,8 +7,8 @@
 # descriptors with bad SMIDs and types, an SGL that chains to itself, bad
 # reply queue indexes.  Each must leave the IOC in FAULT (with its code)
 # or get an error status; a diag reset brings it back to READY, and QEMU
-# must still answer at the end (no crash, no assert).  Prints one line per
-# check and "N passed, N failed".
+# must still answer at the end (no crash, no assert).  Prints KTAP, a
+# result per check (tests/lib/ktap.sh), and "N passed, N failed".
 
 set -u
 qemu=${1:?usage: $0 QEMU}
@@ -24,8 +24,9 @@ mkfifo "$dir/in"
 	-device scsi-hd,drive=n0,bus=hba.0,scsi-id=0 <"$dir/in" >"$dir/out" 2>"$dir/err" &
 qpid=$!
 exec 3>"$dir/in"
-passed=0
-failed=0
+# shellcheck source=tests/lib/ktap.sh
+. "$(dirname "$0")/../lib/ktap.sh"
+ktap_print_header
 
 replies() { grep -c '^\(OK\|FAIL\|ERR\)' "$dir/out" 2>/dev/null; }
 # send LINE: one qtest command, print its answer (works in a subshell too)
@@ -42,17 +43,6 @@ send() {
 cfg() { send "outl 0xcf8 $((0x80002000 | $1))" >/dev/null; send "outl 0xcfc $2" >/dev/null; }
 wr() { send "writel $((bar + $1)) $2" >/dev/null; }
 rd() { send "readl $((bar + $1))" | awk '{print $2}'; }
-check() {	# NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then
-		echo "ok     $name"
-		passed=$((passed + 1))
-	else
-		echo "FAIL   $name"
-		failed=$((failed + 1))
-	fi
-}
 state() { printf '0x%08x' $(($(rd 0) & 0xf0000000)); }
 doorbell() { printf '0x%08x' $(($(rd 0))); }
 diag_reset() {
@@ -82,40 +72,40 @@ handshake() {
 cfg 0x14 $bar
 cfg 0x18 0
 cfg 0x04 6
-check "READY after reset" [ "$(state)" = 0x10000000 ]
+ktap_test_result "READY after reset" [ "$(state)" = 0x10000000 ]
 
 wr 0x00 $((0x42 << 24))
-check "handshake of 0 dwords: FAULT" [ "$(state)" = 0x40000000 ]
-check "  with fault code 0x5302" [ "$(doorbell)" = 0x40005302 ]
+ktap_test_result "handshake of 0 dwords: FAULT" [ "$(state)" = 0x40000000 ]
+ktap_test_result "  with fault code 0x5302" [ "$(doorbell)" = 0x40005302 ]
 diag_reset
-check "diag reset: READY" [ "$(state)" = 0x10000000 ]
+ktap_test_result "diag reset: READY" [ "$(state)" = 0x10000000 ]
 
 # IOC Init, 18 dwords: post queue depth 17 (not a multiple of 16)
 words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100011 \
 	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
 status=$(echo "$words" | awk '{print $8}')
-check "IOC Init with a bad post queue depth: INVALID_FIELD" [ "${status:-x}" = 7 ]
-check "  and still READY" [ "$(state)" = 0x10000000 ]
+ktap_test_result "IOC Init with a bad post queue depth: INVALID_FIELD" [ "${status:-x}" = 7 ]
+ktap_test_result "  and still READY" [ "$(state)" = 0x10000000 ]
 
 # IOC Init with garbage addresses (unbacked): accepted
 words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
 	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
-check "IOC Init with unbacked queues: OPERATIONAL" [ "$(state)" = 0x20000000 ]
+ktap_test_result "IOC Init with unbacked queues: OPERATIONAL" [ "$(state)" = 0x20000000 ]
 
 wr 0xc0 0x00000008
 wr 0xc4 0
-check "descriptor with SMID 0: FAULT 0x5301" [ "$(doorbell)" = 0x40005301 ]
+ktap_test_result "descriptor with SMID 0: FAULT 0x5301" [ "$(doorbell)" = 0x40005301 ]
 diag_reset
 handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
 	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
 wr 0xc0 $(((1 << 16) | 0x1e))
 wr 0xc4 0
-check "descriptor of an unknown type: FAULT 0x5302" [ "$(doorbell)" = 0x40005302 ]
+ktap_test_result "descriptor of an unknown type: FAULT 0x5302" [ "$(doorbell)" = 0x40005302 ]
 diag_reset
 handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
 	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
 wr 0x6c $(((5 << 24) | 3))
-check "reply post index of a queue that does not exist: FAULT 0x5303" \
+ktap_test_result "reply post index of a queue that does not exist: FAULT 0x5303" \
 	[ "$(doorbell)" = 0x40005303 ]
 diag_reset
 
@@ -143,21 +133,23 @@ send "writel $((f + 0x68)) 16" >/dev/null
 send "writel $((f + 0x6c)) 0x80000000" >/dev/null
 wr 0xc0 $((1 << 16))
 wr 0xc4 $((9 << 16))
-check "a self-referencing chain: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
+ktap_test_result "a self-referencing chain: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
 desc=$(send "readq 0x200000" | awk '{print $2}')
-check "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
+ktap_test_result "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
 frame=$((desc >> 32))
 st=$(send "readl $((frame + 0x0c))" | awk '{print $2}')
-check "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
+ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
 
 diag_reset
-check "QEMU still answers: READY" [ "$(state)" = 0x10000000 ]
-check "QEMU is still running" kill -0 "$qpid"
+ktap_test_result "QEMU still answers: READY" [ "$(state)" = 0x10000000 ]
+ktap_test_result "QEMU is still running" kill -0 "$qpid"
 clean_err() { ! grep -qiE 'assert|abort|segmentation' "$dir/err"; }
-check "no assertion or crash on stderr" clean_err
+ktap_test_result "no assertion or crash on stderr" clean_err
 # stop it before closing its input (qtest complains on a closed stdin)
 kill "$qpid" 2>/dev/null
 wait "$qpid" 2>/dev/null
 exec 3>&-
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+ktap_print_plan
+ktap_print_totals
+echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+[ "$KTAP_CNT_FAIL" = 0 ]

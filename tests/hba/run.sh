@@ -29,6 +29,8 @@ top=$(cd "$here/../.." && pwd)
 LOG_TAG=hbatest
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 
 # All in a function: bash reads it whole before running it.
 main() {
@@ -131,23 +133,25 @@ VM_DIR=$out MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
 	VMTEST_TIMEOUT=${HBA_TIMEOUT:-600} VMTEST_STEPS=$plan \
 	VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu VMTEST_QEMU_ARGS=$args \
 	VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
-	"$top/tests/vm/run.sh" 2>&1 | tee "$out/harness.out" >&2
+	"$top/tests/vm/run.sh" 2>&1 | tee "$out/harness.out" | sed 's/^/    /' >&2
 set -e
-rc=$(grep -qE '^[0-9]+ passed, 0 failed$' "$out/harness.out" && echo 0 || echo 1)
-[ "$malformed" = PASS ] || rc=1
 
 echo
-echo "hbatest ($variant), $((SECONDS - start)) s:"
+ktap_print_header
+ktap_print_msg "hbatest ($variant), $((SECONDS - start)) s:"
+# the guest scripts' own lines, per guest
 for series in $kernels; do
 	for setup in $setups; do
 		log=$out/$series-$setup.log
 		[ -f "$log" ] || continue
 		tr -d '\r' < "$log" | sed -n 's/^\(hba\|hba-cycles\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
-			sed "s/^/$series $setup: /"
+			sed "s/^/# $series $setup: /"
 	done
 done
-echo "malformed requests (tests/hba/malformed.sh): $malformed, $(tail -n 1 "$out/malformed.log")"
-echo "harness: $(tail -n 1 "$out/harness.out")"
+ktap_test_result "the harness: $(tail -n 1 "$out/harness.out")" \
+	grep -qE '^[0-9]+ passed, 0 failed$' "$out/harness.out"
+ktap_test_result "malformed requests (tests/hba/malformed.sh): $(tail -n 1 "$out/malformed.log")" \
+	[ "$malformed" = PASS ]
 
 # build/hbatest/results.json: one record per attach of the plan
 ns() { case $1 in -|'') echo null ;; *) echo $(($1 * $2)) ;; esac; }
@@ -186,8 +190,11 @@ done > "$out/records"
 	paste -sd, "$out/records"
 	echo ']}'
 } > "$out/results.json"
-echo "records: ${out#"$top"/}/results.json"
-return "$rc"
+ktap_print_msg "records: ${out#"$top"/}/results.json"
+ktap_print_plan
+ktap_print_totals
+echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+[ "$KTAP_CNT_FAIL" = 0 ]
 }
 
 main "$@"; exit $?
