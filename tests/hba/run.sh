@@ -9,7 +9,9 @@
 # geometry and chain count, the disk in sysfs, a host-written token read
 # through the HBA, direct I/O written and read back, rmmod; no splat.
 #
-# --reduced: 6.1, plain, max_sgl_entries=256 with chainpool, 8 MiB.
+# --reduced: 6.1 and 6.12, plain, max_sgl_entries=256 with chainpool: one
+# attach with 8 MiB of I/O and rmmod, one attach/detach cycle, one attach
+# left loaded for the shutdown.
 # Full: the series of KERNELS (default 6.1), plain and iommu, N = 16, 128,
 # 256 and 2048 (the controller maximum: 128 chains per I/O) with chainpool,
 # 64 with dma_pool and with the kernel's own mpt3sas (at 256 their rmmod
@@ -43,9 +45,12 @@ esac
 
 out=${HBA_DIR:-$BUILD_ROOT/hbatest}
 if [ $variant = reduced ]; then
-	kernels=${KERNELS:-6.1}
+	# one of each check: attach and I/O with rmmod, a cycle, a shutdown
+	kernels=${KERNELS:-6.1 6.12}
 	setups=${HBA_SETUPS:-plain}
-	plan=${HBA_PLAN:-@hba 256 chainpool 8 1}
+	plan=${HBA_PLAN:-"@hba 256 chainpool 8 1
+@hba-cycles 1 256 chainpool
+@hba 256 chainpool 8 1 keep"}
 else
 	kernels=${KERNELS:-6.1}
 	setups=${HBA_SETUPS:-plain iommu}
