@@ -9,6 +9,9 @@
 #
 #   chain-elem   _base_build_sg_scmd_ieee() points each chain element one
 #                element past its chain buffer: the I/O checks fail
+#   chain-leak   detach frees the chain buffers one by one and skips the
+#                first, as a driver that lost one would: the pool keeps its
+#                slabs, and the attach/detach cycle finds the pages missing
 #
 # Prints KTAP; logs in build/hbatest-plant/NAME/.
 
@@ -56,4 +59,7 @@ went_red() {
 
 plant chain-elem 'hba: FAIL: (direct I/O|the I/O|task abort)' \
 	's/chain_offset, chain_length, chain_dma);/chain_offset, chain_length, chain_dma + 16); \/* PLANTED *\//'
+plant chain-leak 'hba-cycles: FAIL: .*free pages missing' '
+	s/bool released = cp_dmapool_release_all(ioc->chain_dma_pool);/bool released = false; \/* PLANTED *\//
+	s/if (ct \&\& ct->chain_buffer)$/if (ct \&\& ct->chain_buffer \&\& (i || j != ioc->chains_per_prp_buffer)) \/* PLANTED *\//'
 ktap_finished
