@@ -26,7 +26,8 @@ mkdir -p "$logdir"
 # proves it against the state saved before the first suite.
 all_checks="no-upstream-tracked upstream-lock build-6.1 unit bench-core
 	compat-probes compat-fallbacks static matrix vmtest vmtest-detects-faults
-	reliability reliability-detects-faults debug-kernel bench bench-tool
+	reliability reliability-detects-faults hbatest hbatest-detects-faults
+	debug-kernel bench bench-tool
 	pkg-dist pkg-rpm pkg-interrupted pkg-deb-install pkg-initrd-boot
 	pkg-deb-upgrade pkg-deb-autopkgtest pkg-deb-range host-unchanged"
 checks=${CHECKS:-$all_checks}
@@ -88,6 +89,11 @@ for c in $checks; do
 	reliability) run "$c" env MODULES_DIR="$top/build/modules" tests/reliability/run.sh --reduced ;;
 	# each reliability suite goes red on a planted leak, warning, oops or wrong error code
 	reliability-detects-faults) run "$c" env REL_MPT3SAS_DIR="$top/build/modules" tests/reliability/detects-faults.sh ;;
+	# the driver attached to our emulated SAS3008 (make qemu first): 6.1 and
+	# 6.12, one of each check (the full run: make hbatest)
+	hbatest) run "$c" tests/hba/run.sh --reduced ;;
+	# hbatest goes red on a corrupted chain element and a leaked chain buffer
+	hbatest-detects-faults) run "$c" tests/hba/detects-faults.sh ;;
 	# the debug kernel (KASAN, kmemleak, DMA_API_DEBUG, lockdep): built, then
 	# the in-kernel tests and the reliability sample in it
 	debug-kernel) run "$c" tests/check-debug.sh ;;
