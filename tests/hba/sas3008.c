@@ -27,6 +27,7 @@
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 #include "hw/scsi/scsi.h"
 #include "migration/vmstate.h"
@@ -61,6 +62,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define STAT_IOS                (STAT_CAP + 4)
 #define STAT_CHAINED_IOS        (STAT_CAP + 8)
 #define STAT_MAX_CHAINS         (STAT_CAP + 12)
+#define PCIE_CAP                0x68    /* clear of STAT_CAP: 0x3c bytes */
 #define SUP_REPLY_POST_GROUPS   12
 
 #define MMIO_SIZE               0x10000
@@ -1818,6 +1820,11 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
         return;
     }
     dev->config[STAT_CAP + 2] = STAT_CAP_SIZE;
+    /* a PCIe endpoint, as the real chip: behind a root port it hot-plugs */
+    if (pcie_endpoint_cap_init(dev, PCIE_CAP) < 0) {
+        error_setg(errp, "cannot add the PCI Express capability");
+        return;
+    }
     if (s->use_msix) {
         if (msix_init(dev, s->msix_vectors, &s->mmio, 1, MSIX_TABLE_OFFSET,
                       &s->mmio, 1, MSIX_PBA_OFFSET, 0, errp)) {
@@ -1847,6 +1854,7 @@ static void sas3008_exit(PCIDevice *dev)
     if (s->use_msix) {
         msix_uninit(dev, &s->mmio, &s->mmio);
     }
+    pcie_cap_exit(dev);
     g_free(s->smid_req);
 }
 
@@ -1910,7 +1918,7 @@ static const TypeInfo sas3008_info = {
     .instance_size = sizeof(SAS3008State),
     .class_init = sas3008_class_init,
     .interfaces = (InterfaceInfo[]) {
-        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { INTERFACE_PCIE_DEVICE },
         { },
     },
 };
