@@ -103,6 +103,32 @@ vm_step_modules() {
 	done
 }
 
+# vm_step_programs STEPS: the host programs the steps' scripts run, one per
+# line, from their lines "# vmtest-programs: ...": a command name (found in
+# PATH) or a path relative to the project (tools/...)
+vm_step_programs() {
+	local script
+	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
+		sed -n 's/^# vmtest-programs://p' "$VMTEST_SCRIPT_DIR/$script" | tr ' ' '\n' | grep -v '^$'
+	done
+}
+
+# vm_install_program NAME STAGE: NAME (see vm_step_programs) into
+# STAGE/usr/local/bin, with the shared libraries it links at their own paths
+vm_install_program() {
+	local name=$1 st=$2 path lib
+	case $name in
+	*/*) path=$VM_SRC/../../$name ;;
+	*) path=$(command -v "$name") || die "no program $name on this machine" ;;
+	esac
+	[ -f "$path" ] || die "no program $path"
+	install -D -m 0755 "$(readlink -f "$path")" "$st/usr/local/bin/${name##*/}"
+	# "libx.so => /lib/.../libx.so (0x...)" and "/lib64/ld-linux-x86-64.so.2 (0x...)"
+	for lib in $(ldd "$path" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'); do
+		[ -f "$st$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$st$lib"
+	done
+}
+
 # vm_initramfs SERIES MODULES_DIR STEPS INITRD
 vm_initramfs() {
 	local series=$1 mods=$2 steps=$3 initrd=$4 st=$VM_DIR/$1/initramfs
@@ -127,6 +153,9 @@ vm_initramfs() {
 	for script in $(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
 		install -m 0755 "$VMTEST_SCRIPT_DIR/$script" "$st/lib/vmtest/scripts/$script"
 	done
+	for f in $(vm_step_programs "$steps" | sort -u); do
+		vm_install_program "$f" "$st"
+	done
 	for mod in $(vm_step_modules "$steps" | sort -u); do
 		[ -f "$mods/$mod.ko" ] || die "$series: $mods/$mod.ko missing"
 		: > "$st/etc/vmtest/$mod.deps"
@@ -150,7 +179,7 @@ vm_initramfs() {
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
 	local cpus=1 mem=$VMTEST_MEM
-	local -a iommu=()
+	local -a iommu=() qmp=()
 	# no_timer_check: the IO-APIC timer probe can miss under TCG on a busy host
 	# and then panics ("timer doesn't work through Interrupt-remapped IO-APIC")
 	append="console=ttyS0 panic=-1 oops=panic no_timer_check rdinit=/init vmtest.setup=$setup"
@@ -167,12 +196,15 @@ vm_boot() {
 	mem5g) machine=q35 mem=5G ;;
 	*) die "unknown setup '$setup' (plain, iommu, smp2, mem5g)" ;;
 	esac
+	# VMTEST_QMP=DIR: a QMP socket per guest, DIR/SERIES-SETUP.qmp (tests/hba
+	# unplugs its HBA through it); a short DIR, a socket path has 107 bytes
+	[ -z "${VMTEST_QMP:-}" ] || qmp=(-qmp "unix:$VMTEST_QMP/$series-$setup.qmp,server=on,wait=off")
 	# shellcheck disable=SC2086 # VMTEST_QEMU_ARGS is a word list
 	timeout --kill-after=10 "$VMTEST_TIMEOUT" \
 		"${VMTEST_QEMU:-qemu-system-x86_64}" ${VMTEST_QEMU_ARGS:-} -accel tcg -machine "$machine" -m "$mem" -smp "$cpus" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$log" -monitor none \
-		"${iommu[@]}" -device edu \
+		"${iommu[@]}" "${qmp[@]}" -device edu \
 		-kernel "$VM_KERNEL" -initrd "$initrd" -append "$append $VMTEST_APPEND" \
 		</dev/null >"$log.qemu" 2>&1
 }

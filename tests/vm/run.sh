@@ -22,6 +22,8 @@
 #   VMTEST_APPEND      extra kernel command line
 #   VMTEST_QEMU        QEMU binary (default: qemu-system-x86_64 from PATH)
 #   VMTEST_QEMU_ARGS   extra QEMU options, a word list (tests/hba/run.sh)
+#   VMTEST_QMP         a directory: each guest gets a QMP socket there,
+#                      SERIES-SETUP.qmp (tests/hba/run.sh unplugs its HBA)
 #   VMTEST_PARALLEL    1 (default): boot a kernel's setups side by side; 0: one by one
 #   VMTEST_PREFETCH    1 (default): fetch all kernels in the background first
 #   VM_DIR             where logs and initramfs go (default build/vm)
