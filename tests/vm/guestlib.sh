@@ -297,6 +297,29 @@ gl_kmemleak() {
 	fi
 }
 
+# gl_long_kernel_loops on|off: around work known to hold the CPU in the
+# kernel longer than the stall detectors allow under TCG (dma_pool before
+# Linux 6.4 with hundreds of thousands of blocks: its O(n^2) free loop
+# takes 9 s on real hardware, minutes when emulated), raise the RCU CPU
+# stall timeout to its maximum, 300 s, and stop the soft-lockup detector;
+# "off" puts both back.  Said in the log, so no stall goes unnoticed.
+GL_STALL_TIMEOUT=
+gl_long_kernel_loops() {
+	gl_p=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+	if [ "$1" = on ]; then
+		GL_STALL_TIMEOUT=$(cat $gl_p 2>/dev/null)
+		echo 300 > $gl_p 2>/dev/null
+		echo 0 > /proc/sys/kernel/soft_watchdog 2>/dev/null
+		gl_say "stall detectors relaxed: rcu_cpu_stall_timeout 300 s (was ${GL_STALL_TIMEOUT:-?}), soft lockup detector off"
+		# a grace period that started before the write keeps the old timeout
+		sleep 1
+	else
+		[ -z "$GL_STALL_TIMEOUT" ] || echo "$GL_STALL_TIMEOUT" > $gl_p 2>/dev/null
+		echo 1 > /proc/sys/kernel/soft_watchdog 2>/dev/null
+		gl_say "stall detectors restored"
+	fi
+}
+
 # gl_ktap_ok LOG NAME: the chunk of log has "ok 1 - NAME" and no "not ok"
 gl_ktap_ok() {
 	echo "$1" | grep -qE "^\[[ 0-9.]*\] ok 1 - $2\$" &&
