@@ -4,7 +4,7 @@
 # tests/hba/detects-faults.sh: make hbatest-reduced must go red on a
 # driver with a planted fault.  For each plant, a copy of build/tree gets
 # the fault, mpt3sas.ko is built from it for 6.1 and run.sh --reduced runs
-# with it on 6.1; it must fail, in the check the plant concerns, after a
+# with it on 6.1 (its main round); it must fail, in the check the plant concerns, after a
 # good attach:
 #
 #   chain-elem   _base_build_sg_scmd_ieee() points each chain element one
@@ -44,17 +44,17 @@ plant() {
 	[ -f "$ko" ] || ktap_exit_fail_msg "$name: building the planted module failed ($work/build.log)"
 	cp "$ko" "$work/modules/6.1/"
 	rc=0
-	KERNELS=6.1 HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
+	KERNELS=6.1 HBA_ROUNDS=main HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
 		"$here/run.sh" --reduced > "$work/run.log" 2>&1 || rc=$?
-	grep -E '^# 6\.1 plain: .*(FAIL|ok 1 insmod)' "$work/run.log" || true
+	grep -E '^# 6\.1 plain main: .*(FAIL|ok 1 insmod)' "$work/run.log" || true
 	ktap_test_result "$name planted: hbatest goes red with '$cause' (rc $rc, $work/run.log)" \
 		went_red "$work/run.log" "$cause" "$rc"
 }
 
 # went_red LOG CAUSE RC: the run failed, after a good insmod, with CAUSE
 went_red() {
-	[ "$3" != 0 ] && grep -qE '^# 6\.1 plain: hba: ok 1 insmod' "$1" &&
-		grep -qE "^# 6\.1 plain: $2" "$1"
+	[ "$3" != 0 ] && grep -qE '^# 6\.1 plain main: hba: ok 1 insmod' "$1" &&
+		grep -qE "^# 6\.1 plain main: $2" "$1"
 }
 
 plant chain-elem 'hba: FAIL: (direct I/O|the I/O|task abort)' \

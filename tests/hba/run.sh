@@ -3,27 +3,41 @@
 #
 # tests/hba/run.sh [--reduced] (`make hbatest`): the project's mpt3sas.ko on
 # the emulated SAS3008 (tests/hba/sas3008.c, built into Debian's QEMU by
-# tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), with scsi-hd
-# disks backed by a host file.  Each guest runs tests/hba/guest/hba once
-# per line of the plan: attach with max_sgl_entries=N and an allocator,
-# geometry and chain count, the disk in sysfs, a host-written token read
-# through the HBA, direct I/O written and read back, rmmod; no splat.
+# tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), behind a PCIe
+# root port, with a scsi-hd disk backed by a host file.  The guests run
+# the scripts of tests/hba/guest/ in rounds, one boot per kernel and setup
+# and round (a round that powers off with the driver loaded, or unplugs
+# the HBA, needs a boot of its own):
 #
-# --reduced: 6.1 and 6.12, plain, max_sgl_entries=256 with chainpool: one
-# attach with 8 MiB of I/O and rmmod, one attach/detach cycle, one attach
-# left loaded for the shutdown.
-# Full: the series of KERNELS (default 6.1), plain and iommu, N = 16, 128,
-# 256 and 2048 (the controller maximum: 128 chains per I/O) with chainpool,
-# 64 with dma_pool and with the kernel's own mpt3sas (at 256 their rmmod
-# takes minutes under TCG and the kernel reports RCU stalls: HBA_PLAN runs
-# that), 4 concurrent writers.
-# Timings land in build/hbatest/results.json (informative, never asserted).
+#   main      hba (attach, geometry, chain count, disk, token, direct I/O
+#             through chained SGLs, task abort, rmmod) for each line of
+#             the plan, hba-cycles, hba-pool-timing (tools/
+#             mpt3sas-pool-timing), and an attach left loaded: the guest's
+#             poweroff times its .shutdown
+#   timing-A  (full run) max_sgl_entries=256 with allocator A (chainpool,
+#             dma_pool, in_tree: the kernel's own mpt3sas): two attaches,
+#             one rmmod, one shutdown; HBA_TIMING_BOOTS boots each
+#   unplug    hba-unplug: device_del of the HBA during I/O (unplug.py
+#             answers the guest's request on its QMP socket)
 #
-# Environment: KERNELS, HBA_SETUPS, HBA_PLAN (steps, one "@hba N ALLOC MIB
-# JOBS" per line), HBA_TIMEOUT (seconds per guest), HBA_DIR (output, default
-# build/hbatest), HBA_QEMU_ARGS (more QEMU options), VMTEST_* knobs.
-# The modules come from build/modules/<series>/ (`make matrix`), built
-# there first if missing.  Logs: build/hbatest/<series>-<setup>.log.
+# --reduced (make check): 6.1 and 6.12, plain, max_sgl_entries=256 with
+# chainpool: one of each check.
+# Full: the series of KERNELS (default 5.10 6.1 6.12 sid), plain and
+# iommu, N = 16, 128, 256 and 2048 (the controller maximum: 128 chains
+# per I/O) with chainpool, 16, 128 and (timing rounds) 256 with dma_pool
+# and in_tree (at 2048 the O(n^2) dma_pool of 5.10 and 6.1 would take
+# most of an hour under TCG), 50 attach/detach cycles, the unplug; 4
+# concurrent writers.
+# Timings land in build/hbatest/results.json (informative, never asserted)
+# and build/hbatest/table.md (tests/hba/results.py).
+#
+# Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
+# "@script args" per line), HBA_ROUNDS (the rounds to run, e.g. "main"),
+# HBA_TIMING_BOOTS (default 2), HBA_TIMEOUT (seconds per guest), HBA_DIR
+# (output, default build/hbatest), HBA_QEMU_ARGS (more QEMU options),
+# VMTEST_* knobs.  The modules come from build/modules/<series>/ (`make
+# matrix`), built there first if missing.  Logs:
+# build/hbatest/<round>/<series>-<setup>.log.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +47,12 @@ LOG_TAG=hbatest
 . "$top/tests/kernels/lib.sh"
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+
+# write_table RESULTS TABLE: the timings at max_sgl_entries=256
+# shellcheck disable=SC2317 # called through ktap_test_result
+write_table() {
+	"$here/results.py" table "$1" > "$2"
+}
 
 # All in a function: bash reads it whole before running it.
 main() {
@@ -45,23 +65,39 @@ esac
 
 out=${HBA_DIR:-$BUILD_ROOT/hbatest}
 if [ $variant = reduced ]; then
-	# one of each check: attach and I/O with rmmod, a cycle, a shutdown
 	kernels=${KERNELS:-6.1 6.12}
 	setups=${HBA_SETUPS:-plain}
 	plan=${HBA_PLAN:-"@hba 256 chainpool 8 1
 @hba-cycles 1 256 chainpool
+@hba-pool-timing 64 1
 @hba 256 chainpool 8 1 keep"}
+	rounds=${HBA_ROUNDS:-main unplug}
+	unplug_jobs=2
 else
-	kernels=${KERNELS:-6.1}
+	kernels=${KERNELS:-5.10 6.1 6.12 sid}
 	setups=${HBA_SETUPS:-plain iommu}
 	plan=${HBA_PLAN:-"@hba 16 chainpool 8 4
 @hba 128 chainpool 8 4
 @hba 256 chainpool 16 4
-@hba 64 dma_pool 16 4
-@hba 64 in_tree 16 4
 @hba 2048 chainpool 8 4
+@hba 16 dma_pool 8 4
+@hba 128 dma_pool 8 4
+@hba 16 in_tree 8 4
+@hba 128 in_tree 8 4
 @hba-cycles 50 256 chainpool
+@hba-pool-timing 256 2
 @hba 256 chainpool 8 1 keep"}
+	rounds=${HBA_ROUNDS:-}
+	if [ -z "$rounds" ]; then
+		rounds=main
+		for a in chainpool dma_pool in_tree; do
+			for b in $(seq 1 "${HBA_TIMING_BOOTS:-2}"); do
+				rounds="$rounds timing-$a-$b"
+			done
+		done
+		rounds="$rounds unplug"
+	fi
+	unplug_jobs=4
 fi
 mkdir -p "$out"
 
@@ -126,43 +162,99 @@ stall=120000
 printf 'hbatest-stall %s\n' "$token" |
 	dd of="$disk" bs=512 seek=$stall conv=notrunc status=none
 
+# the HBA behind a PCIe root port, as in a server: hot-pluggable
 args="-L /usr/share/qemu -L /usr/share/seabios ${HBA_QEMU_ARGS:-}
 -cpu max
--device sas3008,id=hba,stall_lba=$stall
+-device pcie-root-port,id=rp0,chassis=1,slot=1
+-device sas3008,id=hba,bus=rp0,stall_lba=$stall
 -drive if=none,id=d0,file=$disk,format=raw,snapshot=on,cache=writeback
 -device scsi-hd,drive=d0,bus=hba.0,scsi-id=0"
+# QMP sockets for unplug.py, in a short path of their own
+qmpdir=$(mktemp -d /tmp/hbatest-qmp.XXXXXX)
+trap 'rm -rf "$qmpdir"' EXIT
+
+# round_plan ROUND: the guest steps of a round
+round_plan() {
+	case $1 in
+	main) echo "$plan" ;;
+	timing-*)
+		a=${1#timing-}
+		a=${a%-*}
+		printf '@hba 256 %s 4 1\n@hba 256 %s 4 1 keep\n' "$a" "$a"
+		;;
+	unplug) echo "@hba-unplug 256 chainpool $unplug_jobs" ;;
+	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug)" ;;
+	esac
+}
 
 start=$SECONDS
-set +e
-VM_DIR=$out MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
-	VMTEST_TIMEOUT=${HBA_TIMEOUT:-600} VMTEST_STEPS=$plan \
-	VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu VMTEST_QEMU_ARGS=$args \
-	VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
-	"$top/tests/vm/run.sh" 2>&1 | tee "$out/harness.out" | sed 's/^/    /' >&2
-set -e
+nrounds=$(wc -w <<<"$rounds")
+for round in $rounds; do
+	dir=$out/$round
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	log "round $round: $(round_plan "$round" | tr '\n' ';')"
+	watchers=""
+	if [ "$round" = unplug ]; then
+		for series in $kernels; do
+			for setup in $setups; do
+				"$here/unplug.py" "$dir/$series-$setup.log" "$qmpdir/$series-$setup.qmp" hba \
+					$((${HBA_TIMEOUT:-600} * $(wc -w <<<"$kernels") + 600)) \
+					> "$dir/$series-$setup.unplug" 2>&1 &
+				watchers="$watchers $!"
+			done
+		done
+	fi
+	set +e
+	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
+		VMTEST_TIMEOUT=${HBA_TIMEOUT:-600} VMTEST_STEPS=$(round_plan "$round") \
+		VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu VMTEST_QEMU_ARGS=$args \
+		VMTEST_QMP=$qmpdir \
+		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
+		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
+	set -e
+	# a watcher whose guest never asked is still waiting
+	for w in $watchers; do
+		kill "$w" 2>/dev/null || true
+		wait "$w" 2>/dev/null || true
+	done
+done
 
 echo
 ktap_print_header
-ktap_print_msg "hbatest ($variant), $((SECONDS - start)) s:"
-# the guest scripts' own lines, per guest
-for series in $kernels; do
-	for setup in $setups; do
-		log=$out/$series-$setup.log
-		[ -f "$log" ] || continue
-		tr -d '\r' < "$log" | sed -n 's/^\(hba\|hba-cycles\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
-			sed "s/^/# $series $setup: /"
+ktap_print_msg "hbatest ($variant), $nrounds rounds, $((SECONDS - start)) s:"
+for round in $rounds; do
+	dir=$out/$round
+	# the guest scripts' own lines, per guest
+	for series in $kernels; do
+		for setup in $setups; do
+			log=$dir/$series-$setup.log
+			[ -f "$log" ] || continue
+			tr -d '\r' < "$log" |
+				sed -n 's/^\(hba[a-z-]*\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
+				sed "s/^/# $series $setup $round: /"
+		done
+	done
+	ktap_test_result "$round: the harness: $(tail -n 1 "$dir/harness.out")" \
+		grep -qE '^[0-9]+ passed, 0 failed$' "$dir/harness.out"
+	[ "$round" = unplug ] || continue
+	for series in $kernels; do
+		for setup in $setups; do
+			f=$dir/$series-$setup.unplug
+			ktap_test_result "$round: $series $setup: QEMU: $(tail -n 1 "$f" 2>/dev/null)" \
+				grep -q ': deleted ' "$f"
+		done
 	done
 done
-ktap_test_result "the harness: $(tail -n 1 "$out/harness.out")" \
-	grep -qE '^[0-9]+ passed, 0 failed$' "$out/harness.out"
 ktap_test_result "malformed requests (tests/hba/malformed.sh): $(tail -n 1 "$out/malformed.log")" \
 	[ "$malformed" = PASS ]
 
 # build/hbatest/results.json: one record per attach of the plan
 ns() { case $1 in -|'') echo null ;; *) echo $(($1 * $2)) ;; esac; }
+for round in $rounds; do
 for series in $kernels; do
 	for setup in $setups; do
-		log=$out/$series-$setup.log
+		log=$out/$round/$series-$setup.log
 		[ -f "$log" ] || continue
 		kver=$(cat "$mods/$series/kver")
 		iommu=false
@@ -189,6 +281,7 @@ for series in $kernels; do
 				"$(ns "$f_chain_alloc_us" 1000)" "$(ns "$f_chain_free_us" 1000)"
 		done
 	done
+done
 done > "$out/records"
 {
 	echo '{"records":['
@@ -196,6 +289,14 @@ done > "$out/records"
 	echo ']}'
 } > "$out/results.json"
 ktap_print_msg "records: ${out#"$top"/}/results.json"
+# the table at max_sgl_entries=256, with the ratios to chainpool
+if grep -q '"max_sgl_entries":256,' "$out/records"; then
+	ktap_test_result "timings at max_sgl_entries=256: ${out#"$top"/}/table.md" \
+		write_table "$out/results.json" "$out/table.md"
+	sed 's/^/# /' "$out/table.md"
+else
+	ktap_test_skip "timings at max_sgl_entries=256: no attach at 256 in these rounds"
+fi
 ktap_print_plan
 ktap_print_totals
 echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
