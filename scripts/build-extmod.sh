@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Build an external module that links its own copy of the allocator (the
-# in-kernel tests, tests/kmod/; the benchmark, bench/kernel/) for one
+# Build an external module that links its own objects of the allocator
+# (the in-kernel tests, tests/kmod/; the benchmark, bench/kernel/) for one
 # kernel: MODDIR's Kbuild and sources, SRCROOT/src/chainpool/*.[ch] and,
 # if the Kbuild links cp_dmapool.o, SRCROOT/src/mpt3sas/cp_dmapool.[ch],
-# copied into OBJDIR (emptied first) and built there with the kernel's
-# Kbuild; the .ko files are copied to OUTDIR.  mpt3sas.ko itself is built
-# by build-module.sh.
+# linked (not copied) into OBJDIR (emptied first) and built there with the
+# kernel's Kbuild; the .ko files are copied to OUTDIR.  mpt3sas.ko itself
+# is built by build-module.sh, from the assembled tree.
 #
 #   build-extmod.sh MODDIR SRCROOT OBJDIR OUTDIR
 #
@@ -29,9 +29,11 @@ out=$4
 read -r kver kdir <<<"$("$top/scripts/kernel.sh")"
 rm -rf "$obj"
 mkdir -p "$obj" "$out"
-cp "$moddir/Kbuild" "$moddir"/*.[ch] "$srcroot"/src/chainpool/*.[ch] "$obj/"
+moddir=$(cd "$moddir" && pwd)
+srcroot=$(cd "$srcroot" && pwd)
+ln -s "$moddir/Kbuild" "$moddir"/*.[ch] "$srcroot"/src/chainpool/*.[ch] "$obj/"
 if grep -q '\<cp_dmapool\.o\>' "$moddir/Kbuild"; then
-	cp "$srcroot"/src/mpt3sas/cp_dmapool.[ch] "$obj/"
+	ln -s "$srcroot"/src/mpt3sas/cp_dmapool.[ch] "$obj/"
 fi
 echo "build: $(basename "$moddir") for $kver ($kdir) in $obj"
 # shellcheck disable=SC2086 # KMAKEFLAGS is a word list
