@@ -3,9 +3,10 @@
 #
 # Build an external module that links its own objects of the allocator
 # (the in-kernel tests, tests/kmod/; the benchmark, bench/kernel/) for one
-# kernel: MODDIR's Kbuild and sources, SRCROOT/src/chainpool/*.[ch] and,
-# if the Kbuild links cp_dmapool.o, SRCROOT/src/mpt3sas/cp_dmapool.[ch],
-# linked (not copied) into OBJDIR (emptied first) and built there with the
+# kernel: MODDIR's Kbuild and sources, SRCROOT/src/chainpool/*.[ch], the
+# test helpers of SRCROOT/tests/lib/*.[ch] and, if the Kbuild links
+# cp_dmapool.o, SRCROOT/src/mpt3sas/cp_dmapool.[ch], linked (not copied)
+# into OBJDIR (emptied first) and built there with the
 # kernel's Kbuild; the .ko files are copied to OUTDIR.  mpt3sas.ko itself
 # is built by build-module.sh, from the assembled tree.
 #
@@ -31,7 +32,8 @@ rm -rf "$obj"
 mkdir -p "$obj" "$out"
 moddir=$(cd "$moddir" && pwd)
 srcroot=$(cd "$srcroot" && pwd)
-ln -s "$moddir/Kbuild" "$moddir"/*.[ch] "$srcroot"/src/chainpool/*.[ch] "$obj/"
+ln -s "$moddir/Kbuild" "$moddir"/*.[ch] "$srcroot"/src/chainpool/*.[ch] \
+	"$srcroot"/tests/lib/*.[ch] "$obj/"
 if grep -q '\<cp_dmapool\.o\>' "$moddir/Kbuild"; then
 	ln -s "$srcroot"/src/mpt3sas/cp_dmapool.[ch] "$obj/"
 fi

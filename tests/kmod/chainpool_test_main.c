@@ -21,8 +21,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/pci.h>
-#include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -31,6 +29,7 @@
 #include <linux/vmstat.h>
 #include "chainpool.h"
 #include "cp_dmapool.h"
+#include "cp_testdev.h"
 
 /* The mpt3sas chain pool of a SAS 9300-8i with max_sgl_entries=256. */
 #define CPT_CHAIN_BLOCKS	373959U
@@ -75,9 +74,7 @@ MODULE_PARM_DESC(inuse_blocks, "rel=inuse: blocks left in use at destroy (defaul
 static struct cp_dmapool *cpt_resident;
 static struct cpt_block *cpt_resident_blocks;
 
-static struct pci_dev *cpt_pci;
-static struct platform_device *cpt_pdev;
-static struct device *cpt_dev;
+static struct cp_testdev cpt_td;
 
 static unsigned int cpt_number;
 static unsigned int cpt_failures;
@@ -201,7 +198,7 @@ static void cpt_log_dma_range(const struct cpt_block *blocks, unsigned int n)
 		above += blocks[i].dma >= CPT_SZ_4G;
 	}
 	pr_info("# dma range: 0x%llx..0x%llx, %u of %u blocks above 4 GiB, mask 0x%llx\n",
-		lo, hi, above, n, (u64)dma_get_mask(cpt_dev));
+		lo, hi, above, n, (u64)dma_get_mask(cpt_td.dev));
 }
 
 static struct chainpool *cpt_create(size_t size, size_t align,
@@ -214,7 +211,7 @@ static struct chainpool *cpt_create(size_t size, size_t align,
 		.fail_slab = fail_slab,
 	};
 
-	return chainpool_create_params("cpt", cpt_dev, size, align, boundary,
+	return chainpool_create_params("cpt", cpt_td.dev, size, align, boundary,
 				       &params);
 }
 
@@ -254,7 +251,7 @@ static void cpt_test_chain_pool(void)
 	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("chain pool", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 
@@ -348,7 +345,7 @@ static void cpt_test_bulk_chain_pool(void)
 
 	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
 		return;
-	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("chain pool", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 	t_alloc = ktime_get_ns();
@@ -951,7 +948,7 @@ static void cpt_test_large_blocks(void)
 			if (nr_spacers == ARRAY_SIZE(spacer_cpu))
 				continue;
 			spacer_cpu[nr_spacers] =
-				dma_alloc_coherent(cpt_dev, spacer,
+				dma_alloc_coherent(cpt_td.dev, spacer,
 						   &spacer_dma[nr_spacers],
 						   GFP_KERNEL);
 			if (spacer_cpu[nr_spacers])
@@ -972,7 +969,7 @@ static void cpt_test_large_blocks(void)
 	}
 out:
 	for (s = 0; s < nr_spacers; s++)
-		dma_free_coherent(cpt_dev, spacer, spacer_cpu[s], spacer_dma[s]);
+		dma_free_coherent(cpt_td.dev, spacer, spacer_cpu[s], spacer_dma[s]);
 }
 
 /* Failing the kth slab allocation fails the fill cleanly, for every k. */
@@ -1141,7 +1138,7 @@ static void cpt_test_atomic_error_path(void)
 	struct cpt_block a, b;
 	unsigned long flags;
 
-	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	pool = chainpool_create_params("cpt", cpt_td.dev, 128, 16, 0, &params);
 	if (!CPT_CHECK(pool))
 		return;
 	local_irq_save(flags);
@@ -1158,7 +1155,7 @@ static void cpt_test_atomic_error_path(void)
 		chainpool_free(pool, b.cpu, b.dma);
 	chainpool_destroy(pool);
 
-	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	pool = chainpool_create_params("cpt", cpt_td.dev, 128, 16, 0, &params);
 	if (!CPT_CHECK(pool))
 		return;
 	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
@@ -1234,7 +1231,7 @@ static struct cp_dmapool *cpt_driver_pool(const char *name,
 	bool chainpool;
 	int ret;
 
-	pool = cp_dmapool_create(name, cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = cp_dmapool_create(name, cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return NULL;
 	chainpool = !strcmp(cp_dmapool_allocator(pool), "chainpool");
@@ -1314,7 +1311,7 @@ static void cpt_test_fault_knob(void)
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
-	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return;
 	CPT_CHECK(chainpool_fill(pool, blocks, GFP_KERNEL) == -ENOMEM);
@@ -1334,7 +1331,7 @@ static void cpt_test_fault_knob_bulk(void)
 
 	if (!cpt_sink_alloc(&sink, blocks))
 		return;
-	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (CPT_CHECK(pool)) {
 		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
 					       cpt_store, &sink) == -ENOMEM);
@@ -1424,7 +1421,7 @@ static void cpt_rel_fault(void)
 	if (!CPT_CHECK(needed))
 		return;
 	hit = expect_fail_slab && expect_fail_slab <= needed;
-	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return;
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
@@ -1479,7 +1476,7 @@ static void cpt_rel_fallback(void)
 	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
@@ -1515,7 +1512,7 @@ static void cpt_rel_cycles(void)
 	if (!CPT_CHECK(blocks))
 		return;
 	for (i = 0; i < cycles; i++) {
-		pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16,
+		pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16,
 					0);
 		if (!CPT_CHECK(pool))
 			break;
@@ -1558,7 +1555,7 @@ static void cpt_rel_inuse(void)
 	blocks = vmalloc(inuse_blocks * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 	CPT_CHECK(chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL) == 0);
@@ -1627,48 +1624,13 @@ static int cpt_check_skip(void)
 	return -EINVAL;
 }
 
-static int cpt_get_device(void)
-{
-	unsigned int vendor, device;
-
-	if (sscanf(pci_id, "%x:%x", &vendor, &device) == 2)
-		cpt_pci = pci_get_device(vendor, device, NULL);
-	if (cpt_pci) {
-		cpt_dev = &cpt_pci->dev;
-		pr_info("# device: PCI %s (%s)\n", pci_name(cpt_pci), pci_id);
-	} else {
-		cpt_pdev = platform_device_register_simple("chainpool_test",
-							   -1, NULL, 0);
-		if (IS_ERR(cpt_pdev))
-			return PTR_ERR(cpt_pdev);
-		cpt_dev = &cpt_pdev->dev;
-		if (dma_coerce_mask_and_coherent(cpt_dev, DMA_BIT_MASK(32)))
-			pr_info("# could not set a 32-bit DMA mask\n");
-		pr_info("# device: no PCI device %s found, using platform device %s\n",
-			pci_id, dev_name(cpt_dev));
-	}
-	if (dma_bits && dma_set_mask_and_coherent(cpt_dev, DMA_BIT_MASK(dma_bits)))
-		pr_info("# could not set a %u-bit DMA mask\n", dma_bits);
-	return 0;
-}
-
-static void cpt_put_device(void)
-{
-	if (cpt_pci)
-		pci_dev_put(cpt_pci);
-	if (cpt_pdev)
-		platform_device_unregister(cpt_pdev);
-	cpt_pci = NULL;
-	cpt_pdev = NULL;
-}
-
 static int __init chainpool_test_init(void)
 {
 	unsigned int i;
 	int ret;
 
 	pr_info("KTAP version 1\n");
-	ret = cpt_get_device();
+	ret = cp_testdev_get(&cpt_td, "chainpool_test", pci_id, dma_bits, "# ");
 	if (ret) {
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
@@ -1676,7 +1638,7 @@ static int __init chainpool_test_init(void)
 	if (rel[0]) {
 		ret = cpt_run_rel();
 		if (ret) {
-			cpt_put_device();
+			cp_testdev_put(&cpt_td);
 			return ret;
 		}
 	} else if (expect_fail_slab) {
@@ -1686,7 +1648,7 @@ static int __init chainpool_test_init(void)
 	} else {
 		ret = cpt_check_skip();
 		if (ret) {
-			cpt_put_device();
+			cp_testdev_put(&cpt_td);
 			return ret;
 		}
 		pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
@@ -1709,7 +1671,7 @@ static void __exit chainpool_test_exit(void)
 		cpt_driver_pool_release(cpt_resident, cpt_resident_blocks,
 					CPT_RESIDENT_BLOCKS);
 	vfree(cpt_resident_blocks);
-	cpt_put_device();
+	cp_testdev_put(&cpt_td);
 }
 
 module_init(chainpool_test_init);

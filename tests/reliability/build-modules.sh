@@ -29,7 +29,7 @@ rm -rf "$work"
 mkdir -p "$work/src/mpt3sas" "$work/tests" "$work/build" "$out"
 cp -r "$top/src/chainpool" "$work/src/"
 cp "$top"/src/mpt3sas/cp_dmapool.[ch] "$work/src/mpt3sas/"
-cp -r "$top/tests/kmod" "$work/tests/"
+cp -r "$top/tests/kmod" "$top/tests/lib" "$work/tests/"
 if [ -n "$plant" ]; then
 	patch -d "$work" -p1 --fuzz=0 --no-backup-if-mismatch < "$here/plants/$plant.patch" >&2
 	grep -rq PLANTED "$work/src" "$work/tests" || { echo "$plant: nothing planted" >&2; exit 1; }
