@@ -29,6 +29,7 @@
 #include <linux/vmstat.h>
 #include "chainpool.h"
 #include "cp_dmapool.h"
+#include "cp_sink.h"
 #include "cp_testdev.h"
 
 /* The mpt3sas chain pool of a SAS 9300-8i with max_sgl_entries=256. */
@@ -72,18 +73,13 @@ MODULE_PARM_DESC(inuse_blocks, "rel=inuse: blocks left in use at destroy (defaul
 #define CPT_RESIDENT_BLOCKS	1000U
 
 static struct cp_dmapool *cpt_resident;
-static struct cpt_block *cpt_resident_blocks;
+static struct cp_block *cpt_resident_blocks;
 
 static struct cp_testdev cpt_td;
 
 static unsigned int cpt_number;
 static unsigned int cpt_failures;
 static char cpt_reason[160];
-
-struct cpt_block {
-	void *cpu;
-	dma_addr_t dma;
-};
 
 /* Record the first failed check of a test; false if @ok is false. */
 static bool cpt_check(bool ok, int line, const char *what)
@@ -127,15 +123,15 @@ static bool cpt_skipped(const char *name)
 
 static int cpt_cmp_dma(const void *a, const void *b)
 {
-	const struct cpt_block *x = a, *y = b;
+	const struct cp_block *x = a, *y = b;
 
 	return x->dma < y->dma ? -1 : x->dma > y->dma;
 }
 
 static int cpt_cmp_cpu(const void *a, const void *b)
 {
-	unsigned long x = (unsigned long)((const struct cpt_block *)a)->cpu;
-	unsigned long y = (unsigned long)((const struct cpt_block *)b)->cpu;
+	unsigned long x = (unsigned long)((const struct cp_block *)a)->cpu;
+	unsigned long y = (unsigned long)((const struct cp_block *)b)->cpu;
 
 	return x < y ? -1 : x > y;
 }
@@ -146,7 +142,7 @@ static bool cpt_same_unit(u64 start, u64 len, u64 unit)
 }
 
 /* Every layout rule and lookup for blocks[0..n); reorders blocks. */
-static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
+static bool cpt_check_blocks(struct chainpool *pool, struct cp_block *blocks,
 			     unsigned int n)
 {
 	struct chainpool_stats st;
@@ -187,7 +183,7 @@ static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
  * leading zeros: a highest address of more than 8 digits is above 4 GiB,
  * which the mem5g guest checks with dma_bits=64) and how many are above.
  */
-static void cpt_log_dma_range(const struct cpt_block *blocks, unsigned int n)
+static void cpt_log_dma_range(const struct cp_block *blocks, unsigned int n)
 {
 	u64 lo = U64_MAX, hi = 0;
 	unsigned int i, above = 0;
@@ -216,7 +212,7 @@ static struct chainpool *cpt_create(size_t size, size_t align,
 }
 
 static unsigned int cpt_alloc_n(struct chainpool *pool,
-				struct cpt_block *blocks, unsigned int n)
+				struct cp_block *blocks, unsigned int n)
 {
 	unsigned int i;
 
@@ -229,7 +225,7 @@ static unsigned int cpt_alloc_n(struct chainpool *pool,
 	return i;
 }
 
-static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
+static void cpt_free_n(struct chainpool *pool, struct cp_block *blocks,
 		       unsigned int n)
 {
 	unsigned int i;
@@ -242,7 +238,7 @@ static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
 static void cpt_test_chain_pool(void)
 {
 	struct chainpool_stats st, filled;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	u64 t_alloc, t_free, t_destroy;
 	unsigned int got;
@@ -290,26 +286,8 @@ out:
 	vfree(blocks);
 }
 
-/* Where a bulk allocation stores each block, as mpt3sas's chain_lookup. */
-struct cpt_sink {
-	struct cpt_block *blocks;
-	unsigned int calls;
-	bool out_of_order;
-};
-
-static void cpt_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
-{
-	struct cpt_sink *sink = ctx;
-
-	if (index != sink->calls)
-		sink->out_of_order = true;
-	sink->calls++;
-	sink->blocks[index].cpu = vaddr;
-	sink->blocks[index].dma = dma;
-}
-
 /* A sink for @n blocks; false, and a failed check, without the memory. */
-static bool cpt_sink_alloc(struct cpt_sink *sink, unsigned int n)
+static bool cpt_sink_alloc(struct cp_sink *sink, unsigned int n)
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->blocks = vmalloc(n * sizeof(*sink->blocks));
@@ -317,7 +295,7 @@ static bool cpt_sink_alloc(struct cpt_sink *sink, unsigned int n)
 }
 
 /* Every block a bulk allocation handed out is found at its address. */
-static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
+static void cpt_lookup_sink(struct chainpool *pool, const struct cp_sink *sink)
 {
 	unsigned int i;
 
@@ -336,11 +314,11 @@ static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
  */
 static void cpt_test_bulk_chain_pool(void)
 {
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	u64 t_alloc, t_release, t_destroy;
-	struct cpt_block probe;
+	struct cp_block probe;
 	int ret;
 
 	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
@@ -350,7 +328,7 @@ static void cpt_test_bulk_chain_pool(void)
 		goto out;
 	t_alloc = ktime_get_ns();
 	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				   cpt_store, &sink);
+				   cp_sink_store, &sink);
 	t_alloc = ktime_get_ns() - t_alloc;
 	chainpool_get_stats(pool, &st);
 	pr_info("# bulk alloc %u x %u B: %llu us, %u slabs, %llu B of metadata\n",
@@ -398,7 +376,7 @@ out:
 static void cpt_test_bulk_fault(void)
 {
 	const unsigned int blocks = 4096;	/* 32 slabs of 16 KiB */
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int k;
@@ -411,7 +389,7 @@ static void cpt_test_bulk_fault(void)
 			break;
 		sink.calls = 0;
 		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cpt_store, &sink) ==
+					       cp_sink_store, &sink) ==
 			  (k <= 32 ? -ENOMEM : 0));
 		chainpool_get_stats(pool, &st);
 		CPT_CHECK(sink.calls == (k <= 32 ? 0 : blocks));
@@ -431,17 +409,17 @@ static void cpt_test_bulk_fault(void)
 static void cpt_test_bulk_debug_release(void)
 {
 	const unsigned int n = 5000;
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
-	struct cpt_block one;
+	struct cp_block one;
 
 	if (!cpt_sink_alloc(&sink, n))
 		return;
 	pool = cpt_create(128, 16, 0, 0, true, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
-	if (CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store,
+	if (CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
 					   &sink) == 0)) {
 		one = sink.blocks[n - 1];
 		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_ALLOCATED);
@@ -452,7 +430,7 @@ static void cpt_test_bulk_debug_release(void)
 		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_FREED);
 		CPT_CHECK(!chainpool_dma_to_virt(pool, one.dma));
 		sink.calls = 0;
-		CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store,
+		CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
 					       &sink) == 0);
 		CPT_CHECK(sink.blocks[n - 1].dma == one.dma);
 		CPT_CHECK(chainpool_dma_to_virt(pool, one.dma) == one.cpu);
@@ -475,7 +453,7 @@ static void cpt_test_shapes(void)
 		{ 1 << 20, 4096, 0 },
 	};
 	const unsigned int n = 2000;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	unsigned int s, want, got;
 
 	blocks = vmalloc(n * sizeof(*blocks));
@@ -502,7 +480,7 @@ static void cpt_test_shapes(void)
 static void cpt_test_lookup(void)
 {
 	struct chainpool *pool = cpt_create(100, 16, 0, 0, false, 0);
-	struct cpt_block a, b;
+	struct cp_block a, b;
 
 	if (!CPT_CHECK(pool))
 		return;
@@ -530,7 +508,7 @@ static void cpt_test_lookup_growth(void)
 {
 	const unsigned int first = 100, n = 3000;
 	struct chainpool_stats st;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	unsigned int got, i;
 
@@ -586,7 +564,7 @@ struct cpt_conc_thread {
 	struct task_struct *task;
 	struct completion done;
 	unsigned int id;
-	struct cpt_block held[CPT_CONC_HOLD];
+	struct cp_block held[CPT_CONC_HOLD];
 	unsigned int nr_held;
 	unsigned int allocs;
 	unsigned int atomic_allocs;
@@ -615,7 +593,7 @@ static u64 cpt_conc_tag(unsigned int id, dma_addr_t dma)
 	return (u64)id << 48 ^ (u64)dma;
 }
 
-static void cpt_conc_mark(struct cpt_conc_thread *t, struct cpt_block *b)
+static void cpt_conc_mark(struct cpt_conc_thread *t, struct cp_block *b)
 {
 	u64 tag = cpt_conc_tag(t->id, b->dma);
 
@@ -625,7 +603,7 @@ static void cpt_conc_mark(struct cpt_conc_thread *t, struct cpt_block *b)
 
 /* The block still carries our tag and is found at its address. */
 static void cpt_conc_verify(struct cpt_conc_thread *t,
-			    const struct cpt_block *b)
+			    const struct cp_block *b)
 {
 	u64 tag = cpt_conc_tag(t->id, b->dma), head, tail;
 
@@ -654,7 +632,7 @@ static unsigned int cpt_conc_take(struct cpt_conc_thread *t, unsigned int nr,
 	if (atomic)
 		local_irq_save(flags);
 	for (k = 0; k < nr; k++) {
-		struct cpt_block *b = &t->held[t->nr_held];
+		struct cp_block *b = &t->held[t->nr_held];
 
 		b->cpu = chainpool_alloc(t->conc->pool,
 					 atomic ? GFP_ATOMIC : GFP_KERNEL,
@@ -687,7 +665,7 @@ static unsigned int cpt_conc_take(struct cpt_conc_thread *t, unsigned int nr,
 static void cpt_conc_give(struct cpt_conc_thread *t, unsigned int nr,
 			  u32 rnd, bool atomic)
 {
-	struct cpt_block out[CPT_CONC_BURST];
+	struct cp_block out[CPT_CONC_BURST];
 	unsigned long flags = 0;
 	unsigned int k;
 
@@ -928,7 +906,7 @@ static void cpt_test_large_blocks(void)
 		size_t natural = roundup_pow_of_two(sizes[i]);
 		struct chainpool_stats st;
 		struct chainpool *pool;
-		struct cpt_block b;
+		struct cp_block b;
 
 		for (try = 0; ; try++) {
 			pool = cpt_create(sizes[i], 16, 0, 0, false, 0);
@@ -1011,7 +989,7 @@ static void cpt_test_page_slabs(void)
 {
 	const unsigned int n = 10000;
 	struct chainpool_stats st;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	unsigned int got;
 
@@ -1042,7 +1020,7 @@ static void cpt_test_page_slabs(void)
 static void cpt_test_page_slabs_anchor(void)
 {
 	const unsigned int per_page = PAGE_SIZE / CPT_CHAIN_SIZE;
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
@@ -1052,7 +1030,7 @@ static void cpt_test_page_slabs_anchor(void)
 	if (!CPT_CHECK(pool))
 		goto out;
 	CPT_CHECK(chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				       cpt_store, &sink) == 0);
+				       cp_sink_store, &sink) == 0);
 	chainpool_get_stats(pool, &st);
 	pr_info("# one-page slabs: %u slabs, %llu B of metadata\n",
 		st.nr_slabs, st.meta_bytes);
@@ -1079,7 +1057,7 @@ static void cpt_test_zalloc(void)
 
 	for (debug = 0; debug < 2; debug++) {
 		struct chainpool *pool = cpt_create(1000, 16, 0, 0, debug, 0);
-		struct cpt_block a, b;
+		struct cp_block a, b;
 
 		if (!CPT_CHECK(pool))
 			return;
@@ -1103,7 +1081,7 @@ static void cpt_test_zalloc(void)
 static void cpt_test_atomic(void)
 {
 	struct chainpool *pool = cpt_create(128, 16, 0, 0, false, 0);
-	struct cpt_block blocks[64];
+	struct cp_block blocks[64];
 	unsigned long flags;
 	unsigned int i, got = 0;
 
@@ -1135,7 +1113,7 @@ static void cpt_test_atomic_error_path(void)
 	struct chainpool_params params = { .fail_add = 1 };
 	struct chainpool_stats st;
 	struct chainpool *pool;
-	struct cpt_block a, b;
+	struct cp_block a, b;
 	unsigned long flags;
 
 	pool = chainpool_create_params("cpt", cpt_td.dev, 128, 16, 0, &params);
@@ -1174,7 +1152,7 @@ static void cpt_test_atomic_fill(void)
 {
 	struct chainpool *pool = cpt_create(128, 16, 0, 16384, false, 0);
 	struct chainpool_stats st;
-	struct cpt_block a;
+	struct cp_block a;
 	unsigned long flags;
 	int ret;
 
@@ -1199,7 +1177,7 @@ static void cpt_test_debug_frees(void)
 {
 	struct chainpool *pool = cpt_create(128, 16, 0, 0, true, 0);
 	struct chainpool_stats st;
-	struct cpt_block a, b;
+	struct cp_block a, b;
 
 	if (!CPT_CHECK(pool))
 		return;
@@ -1221,10 +1199,10 @@ static void cpt_test_debug_frees(void)
 
 /* Allocate n blocks through the driver's calls and check the lookups. */
 static struct cp_dmapool *cpt_driver_pool(const char *name,
-					  struct cpt_block *blocks,
+					  struct cp_block *blocks,
 					  unsigned int n)
 {
-	struct cpt_sink sink = { .blocks = blocks };
+	struct cp_sink sink = { .blocks = blocks };
 	struct cp_dmapool *pool;
 	u64 start = ktime_get_ns();
 	unsigned int i;
@@ -1236,7 +1214,7 @@ static struct cp_dmapool *cpt_driver_pool(const char *name,
 		return NULL;
 	chainpool = !strcmp(cp_dmapool_allocator(pool), "chainpool");
 	/* As patch 0200: in one pass with chainpool, else block by block. */
-	ret = cp_dmapool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store, &sink);
+	ret = cp_dmapool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, &sink);
 	CPT_CHECK(ret == (chainpool ? 0 : -EOPNOTSUPP));
 	if (chainpool)
 		CPT_CHECK(sink.calls == n);
@@ -1256,7 +1234,7 @@ static struct cp_dmapool *cpt_driver_pool(const char *name,
 }
 
 static void cpt_driver_pool_release(struct cp_dmapool *pool,
-				    struct cpt_block *blocks, unsigned int n)
+				    struct cp_block *blocks, unsigned int n)
 {
 	u64 start = ktime_get_ns();
 	unsigned int i;
@@ -1274,7 +1252,7 @@ static void cpt_driver_pool_release(struct cp_dmapool *pool,
  */
 static void cpt_test_driver_pool(void)
 {
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct cp_dmapool *pool;
 
 	blocks = vzalloc(CPT_DRIVER_BLOCKS * sizeof(*blocks));
@@ -1325,7 +1303,7 @@ static void cpt_test_fault_knob(void)
 static void cpt_test_fault_knob_bulk(void)
 {
 	unsigned int blocks = (expect_fail_slab + 1) * 1024;
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
@@ -1334,7 +1312,7 @@ static void cpt_test_fault_knob_bulk(void)
 	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (CPT_CHECK(pool)) {
 		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cpt_store, &sink) == -ENOMEM);
+					       cp_sink_store, &sink) == -ENOMEM);
 		chainpool_get_stats(pool, &st);
 		CPT_CHECK(sink.calls == 0);
 		CPT_CHECK(st.blocks_in_use == 0);
@@ -1443,7 +1421,7 @@ static void cpt_rel_fault(void)
 }
 
 /* Allocate every block of a filled anchor pool, check, free them all. */
-static bool cpt_rel_use_all(struct chainpool *pool, struct cpt_block *blocks,
+static bool cpt_rel_use_all(struct chainpool *pool, struct cp_block *blocks,
 			    bool check)
 {
 	unsigned int got;
@@ -1466,7 +1444,7 @@ static void cpt_rel_fallback(void)
 {
 	struct chainpool_plan plan;
 	struct chainpool_stats st;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	unsigned int o, smaller = 0;
 	int ret;
@@ -1503,7 +1481,7 @@ out:
 /* cycles=N: the driver's attach and detach of the anchor pool, N times. */
 static void cpt_rel_cycles(void)
 {
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int i;
@@ -1544,7 +1522,7 @@ static unsigned long cpt_free_pages(void)
  */
 static void cpt_rel_inuse(void)
 {
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned long before, after, gained, dma_pages;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "upool.h"
+#include "cp_sink.h"
 #include "test_common.h"
 
 #define PAGE		4096U
@@ -14,22 +15,17 @@
 
 char test_case[160];
 
-struct block {
-	void *cpu;
-	dma_addr_t dma;
-};
-
 static int cmp_dma(const void *a, const void *b)
 {
-	const struct block *x = a, *y = b;
+	const struct cp_block *x = a, *y = b;
 
 	return x->dma < y->dma ? -1 : x->dma > y->dma;
 }
 
 static int cmp_cpu(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)((const struct block *)a)->cpu;
-	uintptr_t y = (uintptr_t)((const struct block *)b)->cpu;
+	uintptr_t x = (uintptr_t)((const struct cp_block *)a)->cpu;
+	uintptr_t y = (uintptr_t)((const struct cp_block *)b)->cpu;
 
 	return x < y ? -1 : x > y;
 }
@@ -40,7 +36,7 @@ static bool same_unit(u64 start, u64 len, u64 unit)
 }
 
 /* Layout rules, lookups and overlap for blocks[0..n). Reorders blocks. */
-static void check_blocks(struct upool *pool, struct block *blocks, size_t n)
+static void check_blocks(struct upool *pool, struct cp_block *blocks, size_t n)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	size_t i;
@@ -142,7 +138,7 @@ static void *alloc_array(size_t n, size_t size)
 	return p;
 }
 
-static void alloc_n(struct upool *pool, struct block *blocks, size_t n)
+static void alloc_n(struct upool *pool, struct cp_block *blocks, size_t n)
 {
 	size_t i;
 
@@ -150,7 +146,7 @@ static void alloc_n(struct upool *pool, struct block *blocks, size_t n)
 		CHECK_EQ(upool_alloc(pool, 0, &blocks[i].cpu, &blocks[i].dma), 0);
 }
 
-static void free_n(struct upool *pool, struct block *blocks, size_t n)
+static void free_n(struct upool *pool, struct cp_block *blocks, size_t n)
 {
 	size_t i;
 
@@ -177,7 +173,7 @@ static void run_shape(size_t size, size_t align, size_t boundary, size_t n,
 {
 	struct fake_dma fd;
 	struct upool pool;
-	struct block *blocks = alloc_array(n, sizeof(*blocks));
+	struct cp_block *blocks = alloc_array(n, sizeof(*blocks));
 
 	snprintf(test_case, sizeof(test_case),
 		 "size %zu align %zu boundary %zu n %zu base %#llx%s%s", size,
@@ -258,7 +254,7 @@ static void test_shape_sweep(void **state)
 /* An allocator that refuses slabs above 16 KiB: every slab falls back. */
 static void test_fallback_orders(void **state)
 {
-	struct block *blocks = alloc_array(10000, sizeof(*blocks));
+	struct cp_block *blocks = alloc_array(10000, sizeof(*blocks));
 	struct fake_dma fd;
 	struct upool pool;
 	u32 slabs;
@@ -317,7 +313,7 @@ static void test_rejected_slabs(void **state)
 		0x10000200, 0x10000200, 0x10000200, 0x10000200, 0x10000200,
 		0x10000200,
 	};
-	struct block blocks[32];
+	struct cp_block blocks[32];
 	struct fake_dma fd;
 	struct upool pool;
 
@@ -433,8 +429,8 @@ enum order_kind { LIFO, FIFO, RANDOM };
 static void run_pattern(enum order_kind kind, bool debug)
 {
 	const size_t n = 50000;
-	struct block *blocks = alloc_array(n, sizeof(*blocks));
-	struct block *again = alloc_array(n, sizeof(*again));
+	struct cp_block *blocks = alloc_array(n, sizeof(*blocks));
+	struct cp_block *again = alloc_array(n, sizeof(*again));
 	struct fake_dma fd;
 	struct upool pool;
 	u32 slabs, round;
@@ -457,7 +453,7 @@ static void run_pattern(enum order_kind kind, bool debug)
 			if (kind == RANDOM)
 				for (i = n - 1; i > 0; i--) {
 					size_t j = (size_t)rand() % (i + 1);
-					struct block t = blocks[i];
+					struct cp_block t = blocks[i];
 
 					blocks[i] = blocks[j];
 					blocks[j] = t;
@@ -495,7 +491,7 @@ static void test_patterns(void **state)
 
 static void test_debug_checks(void **state)
 {
-	struct block a, b, c;
+	struct cp_block a, b, c;
 	struct fake_dma fd;
 	struct upool pool;
 	u8 *bytes;
@@ -549,7 +545,7 @@ static void set_link(void *block, const void *next, dma_addr_t dma)
  */
 static void test_debug_bad_links(void **state)
 {
-	struct block a, b, c, d, e;
+	struct cp_block a, b, c, d, e;
 	struct fake_dma fd;
 	struct upool pool;
 
@@ -594,24 +590,6 @@ static void test_debug_bad_links(void **state)
 	check_no_leak(&pool, &fd);
 }
 
-/* Where a bulk allocation stores each block, as the driver's chain_lookup. */
-struct bulk_sink {
-	struct block *blocks;
-	u32 calls;
-	bool out_of_order;
-};
-
-static void bulk_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
-{
-	struct bulk_sink *sink = ctx;
-
-	if (index != sink->calls)
-		sink->out_of_order = true;
-	sink->calls++;
-	sink->blocks[index].cpu = vaddr;
-	sink->blocks[index].dma = dma;
-}
-
 /*
  * Bulk allocation hands out the very blocks per-block allocation would,
  * in the same order, each once; then a whole-pool release takes them all
@@ -620,9 +598,9 @@ static void bulk_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
 static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 		     bool debug)
 {
-	struct block *bulk = alloc_array(n, sizeof(*bulk));
-	struct block *single = alloc_array(n, sizeof(*single));
-	struct bulk_sink sink = { .blocks = bulk };
+	struct cp_block *bulk = alloc_array(n, sizeof(*bulk));
+	struct cp_block *single = alloc_array(n, sizeof(*single));
+	struct cp_sink sink = { .blocks = bulk };
 	struct fake_dma fd, fd1;
 	struct upool pool, pool1;
 	u32 i;
@@ -634,7 +612,7 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 	fake_dma_init(&fd1, GIB4 - (1ULL << 20));
 	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
 	CHECK_EQ(upool_init(&pool1, &fd1, size, align, boundary, 0, debug), 0);
-	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
 	CHECK_EQ(sink.calls, n);
 	CHECK(!sink.out_of_order);
 	CHECK_EQ(pool.core.nr_in_use, n);
@@ -667,7 +645,7 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 					     bulk[0].dma), -EALREADY);
 	/* The pool is as if just filled: the same blocks come back. */
 	sink.calls = 0;
-	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
 	CHECK_EQ(fd.allocs, pool.core.nr_slabs);
 	for (i = 0; i < n; i++)
 		CHECK_EQ(bulk[i].dma, single[i].dma);
@@ -699,8 +677,8 @@ static void test_bulk(void **state)
 /* Too few free blocks: nothing taken.  Freed blocks are taken first. */
 static void test_bulk_partial(void **state)
 {
-	struct block blocks[300];
-	struct bulk_sink sink = { .blocks = blocks };
+	struct cp_block blocks[300];
+	struct cp_sink sink = { .blocks = blocks };
 	struct fake_dma fd;
 	struct upool pool;
 
@@ -709,17 +687,17 @@ static void test_bulk_partial(void **state)
 	fake_dma_init(&fd, 0x10000000);
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, false), 0);
 	CHECK_EQ(upool_fill(&pool, 200), 0);
-	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 257, 0, bulk_store,
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 257, 0, cp_sink_store,
 					   &sink), -ENOMEM);
 	CHECK_EQ(sink.calls, 0);
 	CHECK_EQ(pool.core.nr_in_use, 0);
-	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 100, 0, bulk_store,
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 100, 0, cp_sink_store,
 					   &sink), 0);
 	free_n(&pool, &blocks[10], 5);
 	sink.calls = 0;
 	sink.blocks = &blocks[100];
 	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 156,
-					   CHAINPOOL_ALLOC_ZERO, bulk_store,
+					   CHAINPOOL_ALLOC_ZERO, cp_sink_store,
 					   &sink), 0);
 	CHECK_EQ(sink.calls, 156);
 	CHECK(blocks[100].cpu == blocks[14].cpu);	/* last freed first */
@@ -739,8 +717,8 @@ static void test_bulk_partial(void **state)
  */
 static void test_bulk_fault(void **state)
 {
-	struct block *blocks = alloc_array(20000, sizeof(*blocks));
-	struct bulk_sink sink = { .blocks = blocks };
+	struct cp_block *blocks = alloc_array(20000, sizeof(*blocks));
+	struct cp_sink sink = { .blocks = blocks };
 	struct fake_dma fd;
 	struct upool pool;
 	u32 k;
@@ -753,7 +731,7 @@ static void test_bulk_fault(void **state)
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 2), 0);
 		pool.fault.fail_at = k;
 		sink.calls = 0;
-		CHECK_EQ(upool_alloc_bulk(&pool, 20000, 0, bulk_store, &sink),
+		CHECK_EQ(upool_alloc_bulk(&pool, 20000, 0, cp_sink_store, &sink),
 			 -ENOMEM);
 		CHECK_EQ(sink.calls, 0);
 		CHECK_EQ(pool.core.nr_slabs, k - 1);
@@ -1004,8 +982,8 @@ static void test_staged_fill(void **state)
 
 static void test_release_debug(void **state)
 {
-	struct block blocks[64];
-	struct bulk_sink sink = { .blocks = blocks };
+	struct cp_block blocks[64];
+	struct cp_sink sink = { .blocks = blocks };
 	struct fake_dma fd;
 	struct upool pool;
 	u32 i;
@@ -1014,7 +992,7 @@ static void test_release_debug(void **state)
 	snprintf(test_case, sizeof(test_case), "release with debug");
 	fake_dma_init(&fd, 0x10000000);
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
-	CHECK_EQ(upool_alloc_bulk(&pool, 64, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, 64, 0, cp_sink_store, &sink), 0);
 	for (i = 0; i < 128; i++)
 		CHECK_EQ(((u8 *)blocks[63].cpu)[i], CHAINPOOL_POISON_ALLOCATED);
 	free_n(&pool, &blocks[5], 1);
@@ -1026,7 +1004,7 @@ static void test_release_debug(void **state)
 		 -EALREADY);
 	/* A stray in-use bit no allocation accounts for is reported. */
 	sink.calls = 0;
-	CHECK_EQ(upool_alloc_bulk(&pool, 10, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, 10, 0, cp_sink_store, &sink), 0);
 	__set_bit(32, chainpool_core_table(&pool.core)->maps[0]); /* never taken */
 	CHECK_EQ(chainpool_core_release_all(&pool.core), -EIO);
 	CHECK_EQ(pool.core.nr_in_use, 0);
@@ -1036,7 +1014,7 @@ static void test_release_debug(void **state)
 
 static void test_zalloc(void **state)
 {
-	struct block a, b;
+	struct cp_block a, b;
 	struct fake_dma fd;
 	struct upool pool;
 	int debug;
@@ -1068,7 +1046,7 @@ static void test_stats(void **state)
 	struct chainpool_core_stats st;
 	struct fake_dma fd;
 	struct upool pool;
-	struct block *blocks = alloc_array(1000, sizeof(*blocks));
+	struct cp_block *blocks = alloc_array(1000, sizeof(*blocks));
 	struct chainpool_slab *kept;
 	u32 order;
 
