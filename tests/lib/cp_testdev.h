@@ -2,7 +2,7 @@
 /*
  * The device the in-kernel tests (tests/kmod/) and the benchmark
  * (bench/kernel/) allocate DMA memory for, linked into each module by
- * scripts/build-extmod.sh.
+ * scripts/build-modules.sh.
  */
 #ifndef CP_TESTDEV_H
 #define CP_TESTDEV_H
