@@ -164,6 +164,27 @@ static void check_no_leak(struct upool *pool, struct fake_dma *fd)
 	CHECK_EQ(pool->table_allocs, pool->table_frees);
 }
 
+/* Name the case for the checks' messages; a fresh fake DMA allocator. */
+static void __attribute__((format(printf, 3, 4)))
+start_case(struct fake_dma *fd, u64 dma_base, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(test_case, sizeof(test_case), fmt, ap);
+	va_end(ap);
+	fake_dma_init(fd, dma_base);
+}
+
+/* Every block checked, then freed; the pool destroyed with no leak. */
+static void check_free_all(struct upool *pool, struct fake_dma *fd,
+			   struct cp_block *blocks, size_t n)
+{
+	check_blocks(pool, blocks, n);
+	free_n(pool, blocks, n);
+	check_no_leak(pool, fd);
+}
+
 /*
  * Fill a pool with @n blocks (or grow it on demand), allocate them all,
  * check every one, free them all, destroy.
@@ -175,11 +196,10 @@ static void run_shape(size_t size, size_t align, size_t boundary, size_t n,
 	struct upool pool;
 	struct cp_block *blocks = alloc_array(n, sizeof(*blocks));
 
-	snprintf(test_case, sizeof(test_case),
-		 "size %zu align %zu boundary %zu n %zu base %#llx%s%s", size,
-		 align, boundary, n, (unsigned long long)dma_base,
-		 fill ? " fill" : "", debug ? " debug" : "");
-	fake_dma_init(&fd, dma_base);
+	start_case(&fd, dma_base,
+		   "size %zu align %zu boundary %zu n %zu base %#llx%s%s", size,
+		   align, boundary, n, (unsigned long long)dma_base,
+		   fill ? " fill" : "", debug ? " debug" : "");
 	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
 	if (fill) {
 		CHECK_EQ(upool_fill(&pool, n), 0);
@@ -260,8 +280,7 @@ static void test_fallback_orders(void **state)
 	u32 slabs;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "fallback to 16 KiB");
-	fake_dma_init(&fd, 0x80000000ULL);
+	start_case(&fd, 0x80000000ULL, "fallback to 16 KiB");
 	fd.max_bytes = 16384;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	alloc_n(&pool, blocks, 10000);
@@ -273,24 +292,18 @@ static void test_fallback_orders(void **state)
 	CHECK_EQ(pool.acquire.rejected, 0);
 	/* Only the last resort, dma_pool's own order, may warn. */
 	CHECK_EQ(fd.warned_allocs, 0);
-	check_blocks(&pool, blocks, 10000);
-	free_n(&pool, blocks, 10000);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 10000);
 
-	snprintf(test_case, sizeof(test_case), "fallback to one page");
-	fake_dma_init(&fd, 0x80000000ULL);
+	start_case(&fd, 0x80000000ULL, "fallback to one page");
 	fd.max_bytes = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1000), 0);
 	CHECK_EQ(pool.core.slabs_by_order[0], (1000 + 31) / 32);
 	CHECK_EQ(fd.warned_allocs, pool.core.nr_slabs);
 	alloc_n(&pool, blocks, 1000);
-	check_blocks(&pool, blocks, 1000);
-	free_n(&pool, blocks, 1000);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 1000);
 
-	snprintf(test_case, sizeof(test_case), "nothing fits");
-	fake_dma_init(&fd, 0x80000000ULL);
+	start_case(&fd, 0x80000000ULL, "nothing fits");
 	fd.max_bytes = PAGE / 2;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1000), -ENOMEM);
@@ -318,8 +331,7 @@ static void test_rejected_slabs(void **state)
 	struct upool pool;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "slab across 4 GiB");
-	fake_dma_init(&fd, 0);
+	start_case(&fd, 0, "slab across 4 GiB");
 	fd.script = cross;
 	fd.script_len = 6;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
@@ -330,12 +342,9 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(fd.live, 1);
 	alloc_n(&pool, blocks, 32);
 	CHECK(blocks[31].dma + 128 == GIB4);
-	check_blocks(&pool, blocks, 32);
-	free_n(&pool, blocks, 32);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 32);
 
-	snprintf(test_case, sizeof(test_case), "misaligned slab");
-	fake_dma_init(&fd, 0);
+	start_case(&fd, 0, "misaligned slab");
 	fd.script = odd;
 	fd.script_len = 6;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
@@ -348,8 +357,7 @@ static void test_rejected_slabs(void **state)
 	 * Page aligned, never naturally aligned (CMA beyond
 	 * CONFIG_CMA_ALIGNMENT): one-segment slabs are taken as they are.
 	 */
-	snprintf(test_case, sizeof(test_case), "skewed allocator");
-	fake_dma_init(&fd, 0x20000000);
+	start_case(&fd, 0x20000000, "skewed allocator");
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 4096, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
@@ -358,13 +366,10 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(pool.core.slabs_by_order[5], 3);
 	alloc_n(&pool, blocks, 32);
 	CHECK(blocks[0].dma & (32 * PAGE - 1));
-	check_blocks(&pool, blocks, 32);
-	free_n(&pool, blocks, 32);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 32);
 
 	/* The same allocator with the driver's large single-block pools. */
-	snprintf(test_case, sizeof(test_case), "skewed, one large block");
-	fake_dma_init(&fd, 0x20000000);
+	start_case(&fd, 0x20000000, "skewed, one large block");
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 2621440, 16, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1), 0);
@@ -372,13 +377,10 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(pool.core.dma_bytes, 2621440);
 	alloc_n(&pool, blocks, 1);
 	CHECK(blocks[0].dma & ((4U << 20) - 1));
-	check_blocks(&pool, blocks, 1);
-	free_n(&pool, blocks, 1);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 1);
 
 	/* Small blocks in several segments still need aligned segments. */
-	snprintf(test_case, sizeof(test_case), "skewed, 64 KiB boundary");
-	fake_dma_init(&fd, 0x20000000);
+	start_case(&fd, 0x20000000, "skewed, 64 KiB boundary");
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 0, 65536, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
@@ -404,9 +406,8 @@ static void test_fault_every_slab(void **state)
 	CHECK(needed > 100);
 
 	for (k = 1; k <= needed + 1; k++) {
-		snprintf(test_case, sizeof(test_case), "fail slab %u of %u", k,
-			 needed);
-		fake_dma_init(&fd, GIB4 - (1ULL << 20));
+		start_case(&fd, GIB4 - (1ULL << 20), "fail slab %u of %u", k,
+			   needed);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 3 == 0),
 			 0);
 		pool.fault.fail_at = k;
@@ -472,9 +473,7 @@ static void run_pattern(enum order_kind kind, bool debug)
 				CHECK(again[i].dma == blocks[i].dma);
 		memcpy(blocks, again, n * sizeof(*blocks));
 	}
-	check_blocks(&pool, again, n);
-	free_n(&pool, again, n);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, again, n);
 	free(blocks);
 	free(again);
 }
@@ -498,8 +497,7 @@ static void test_debug_checks(void **state)
 	u32 i;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "debug checks");
-	fake_dma_init(&fd, 0x70000000);
+	start_case(&fd, 0x70000000, "debug checks");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
@@ -550,8 +548,7 @@ static void test_debug_bad_links(void **state)
 	struct upool pool;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "debug bad links");
-	fake_dma_init(&fd, 0x70000000);
+	start_case(&fd, 0x70000000, "debug bad links");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
@@ -605,10 +602,9 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 	struct upool pool, pool1;
 	u32 i;
 
-	snprintf(test_case, sizeof(test_case),
-		 "bulk size %zu align %zu boundary %zu n %u debug %d", size,
-		 align, boundary, n, debug);
-	fake_dma_init(&fd, GIB4 - (1ULL << 20));
+	start_case(&fd, GIB4 - (1ULL << 20),
+		   "bulk size %zu align %zu boundary %zu n %u debug %d", size,
+		   align, boundary, n, debug);
 	fake_dma_init(&fd1, GIB4 - (1ULL << 20));
 	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
 	CHECK_EQ(upool_init(&pool1, &fd1, size, align, boundary, 0, debug), 0);
@@ -683,8 +679,7 @@ static void test_bulk_partial(void **state)
 	struct upool pool;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "bulk short and mixed");
-	fake_dma_init(&fd, 0x10000000);
+	start_case(&fd, 0x10000000, "bulk short and mixed");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, false), 0);
 	CHECK_EQ(upool_fill(&pool, 200), 0);
 	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 257, 0, cp_sink_store,
@@ -725,9 +720,8 @@ static void test_bulk_fault(void **state)
 
 	(void)state;
 	for (k = 1; k <= 20; k++) {
-		snprintf(test_case, sizeof(test_case), "bulk fault at slab %u",
-			 k);
-		fake_dma_init(&fd, GIB4 - (1ULL << 20));
+		start_case(&fd, GIB4 - (1ULL << 20), "bulk fault at slab %u",
+			   k);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 2), 0);
 		pool.fault.fail_at = k;
 		sink.calls = 0;
@@ -764,9 +758,8 @@ static void test_table_publication(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		snprintf(test_case, sizeof(test_case), "table publication debug=%d",
-			 debug);
-		fake_dma_init(&fd, 0x40000000);
+		start_case(&fd, 0x40000000, "table publication debug=%d",
+			   debug);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
 		for (i = 0; i < 2; i++) {
 			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
@@ -861,9 +854,7 @@ static void test_staged_fill(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		snprintf(test_case, sizeof(test_case), "staged fill debug=%d",
-			 debug);
-		fake_dma_init(&fd, 0x40000000);
+		start_case(&fd, 0x40000000, "staged fill debug=%d", debug);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
 		for (i = 0; i < FIRST; i++)
 			CHECK_EQ(upool_grow(&pool, 0), 0);
@@ -989,8 +980,7 @@ static void test_release_debug(void **state)
 	u32 i;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "release with debug");
-	fake_dma_init(&fd, 0x10000000);
+	start_case(&fd, 0x10000000, "release with debug");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
 	CHECK_EQ(upool_alloc_bulk(&pool, 64, 0, cp_sink_store, &sink), 0);
 	for (i = 0; i < 128; i++)
@@ -1022,8 +1012,7 @@ static void test_zalloc(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		snprintf(test_case, sizeof(test_case), "zalloc debug %d", debug);
-		fake_dma_init(&fd, 0x70000000);
+		start_case(&fd, 0x70000000, "zalloc debug %d", debug);
 		CHECK_EQ(upool_init(&pool, &fd, 1000, 0, 0, 0, debug), 0);
 		CHECK_EQ(upool_alloc(&pool, CHAINPOOL_ALLOC_ZERO, &a.cpu, &a.dma),
 			 0);
@@ -1051,8 +1040,7 @@ static void test_stats(void **state)
 	u32 order;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "stats");
-	fake_dma_init(&fd, 0);
+	start_case(&fd, 0, "stats");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	chainpool_core_get_stats(&pool.core, &st);
 	CHECK_EQ(st.blocks_total, 0);
