@@ -75,7 +75,7 @@ read_suite() {
 		esac
 	done <"$file"
 
-	[ -n "$name" ] || bad "$file" "no SUITE_NAME"
+	[[ $name =~ ^[a-z0-9][a-z0-9.-]*$ ]] || bad "$file" "SUITE_NAME='$name' is not lower-case letters, digits, '.' and '-'"
 	[ "$name.suite" = "${file##*/}" ] || bad "$file" "SUITE_NAME=$name, but the file is ${file##*/}"
 	[[ $order =~ ^(0|[1-9][0-9]*)$ ]] || bad "$file" "SUITE_ORDER='$order' is not a whole number"
 	[ -n "$cmd" ] || bad "$file" "no SUITE_CMD"
