@@ -82,7 +82,7 @@ matrix: tree | deps-check
 
 # Builds the modules for each kernel itself; KERNELS= picks series.
 vmtest: tree | deps-check
-	BUILD_MODULES_CMD=$(CURDIR)/scripts/build-test-modules.sh tests/vm/run.sh
+	BUILD_MODULES_CMD=$(CURDIR)/scripts/build-modules.sh tests/vm/run.sh
 
 static: tree | deps-check
 	tests/static.sh

@@ -64,7 +64,7 @@ BUILD_ROOT=$BENCH_OUT VM_DIR=$BENCH_OUT/vm \
 	KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
 	VMTEST_STEPS=$steps VMTEST_TIMEOUT=$BENCH_TIMEOUT \
 	VMTEST_MEM=${VMTEST_MEM:-2G} \
-	BUILD_MODULES_CMD=$top/scripts/build-bench-module.sh \
+	BUILD_MODULES=cp_bench BUILD_MODULES_CMD=$top/scripts/build-modules.sh \
 	tests/vm/run.sh || rc=$?
 echo "bench: guests done in $((SECONDS - t0))s (harness exit $rc)"
 

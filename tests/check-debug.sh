@@ -23,7 +23,7 @@ t1=$SECONDS
 # plain and iommu only, as before the harness' default grew smp2 and mem5g
 KERNELS=debug VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-900} \
 	VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu} \
-	BUILD_MODULES_CMD="$top/scripts/build-test-modules.sh" tests/vm/run.sh || rc=1
+	BUILD_MODULES_CMD="$top/scripts/build-modules.sh" tests/vm/run.sh || rc=1
 echo "# check-debug: in-kernel tests in $((SECONDS - t1))s"
 
 t1=$SECONDS

@@ -35,7 +35,7 @@ for series in $kernels; do
 		kver=${KVER:?}
 		out=$top/build/modules/$series
 		rm -rf "$out"
-		if KMAKEFLAGS=$KMAKEFLAGS "$top/scripts/build-test-modules.sh" \
+		if KMAKEFLAGS=$KMAKEFLAGS "$top/scripts/build-modules.sh" \
 			"$series" "$KVER" "$KDIR" "$out" >>"$log" 2>&1; then
 			result=ok
 		fi

@@ -8,44 +8,123 @@
 # it exits non-zero or reports a "not ok".  The last line reads
 # "N passed, N failed".
 #
-# CHECKS="name ..." runs a subset; the default is every suite below.
+#   tests/run.sh                 every suite, in SUITE_ORDER
+#   CHECKS="name ..." tests/run.sh   those suites, in that order
+#   tests/run.sh --list          the suites found: order, name, command
+#
+# A suite is a file NAME.suite under tests/ or bench/, in the folder of
+# what it runs; lines KEY=VALUE (the value is the rest of the line, taken
+# as is; nothing is sourced), blank lines and # comments:
+#
+#   SUITE_NAME=   NAME, as the file is named                    (required)
+#   SUITE_ORDER=  a whole number; suites run lowest first, cheap
+#                 ones first, host-unchanged last; no two alike  (required)
+#   SUITE_CMD=    what make check runs, from the top of the
+#                 checkout, by bash's eval in a subshell; $top
+#                 and $logdir (build/check) are set              (required)
+#   SUITE_DESC=   one line: what it proves                      (required)
+#   SUITE_NEEDS=  what it needs first (informative)
+#   SUITE_FULL=   the full run, where SUITE_CMD is a reduced one
+#   SUITE_FAULTS= the suite that plants faults which must turn
+#                 this one red (it must exist)
+#
+# A duplicate name or order, an unknown key or a malformed line stops the
+# run before any suite starts.
 
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
+logdir=build/check
+
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+
+declare -A suite_file suite_cmd suite_order suite_faults order_file
+
+# bad FILE MESSAGE: a malformed descriptor stops everything
+bad() {
+	echo "tests/run.sh: $1: $2" >&2
+	exit 2
+}
+
+# read_suite FILE: check one descriptor and record it
+read_suite() {
+	local file=$1 line key val n=0 name='' order='' cmd='' desc='' faults=''
+	local -A seen=()
+
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in
+		'' | '#'*) continue ;;
+		esac
+		[[ $line =~ ^(SUITE_[A-Z]+)=(.*)$ ]] ||
+			bad "$file:$n" "not KEY=VALUE: $line"
+		key=${BASH_REMATCH[1]}
+		val=${BASH_REMATCH[2]}
+		[ -z "${seen[$key]:-}" ] || bad "$file:$n" "$key given twice"
+		seen[$key]=1
+		case $key in
+		SUITE_NAME) name=$val ;;
+		SUITE_ORDER) order=$val ;;
+		SUITE_CMD) cmd=$val ;;
+		SUITE_DESC) desc=$val ;;
+		SUITE_FAULTS) faults=$val ;;
+		SUITE_NEEDS | SUITE_FULL) ;;
+		*) bad "$file:$n" "unknown key $key" ;;
+		esac
+	done <"$file"
+
+	[[ $name =~ ^[a-z0-9][a-z0-9.-]*$ ]] || bad "$file" "SUITE_NAME='$name' is not lower-case letters, digits, '.' and '-'"
+	[ "$name.suite" = "${file##*/}" ] || bad "$file" "SUITE_NAME=$name, but the file is ${file##*/}"
+	[[ $order =~ ^(0|[1-9][0-9]*)$ ]] || bad "$file" "SUITE_ORDER='$order' is not a whole number"
+	[ -n "$cmd" ] || bad "$file" "no SUITE_CMD"
+	bash -n -c "$cmd" 2>/dev/null || bad "$file" "SUITE_CMD is not a shell command: $cmd"
+	[ -n "$desc" ] || bad "$file" "no SUITE_DESC"
+	[ -z "${suite_file[$name]:-}" ] || bad "$file" "suite $name is also ${suite_file[$name]}"
+	[ -z "${order_file[$order]:-}" ] || bad "$file" "SUITE_ORDER=$order is also ${order_file[$order]}'s"
+	order_file[$order]=$file
+	suite_file[$name]=$file
+	suite_cmd[$name]=$cmd
+	suite_order[$name]=$order
+	suite_faults[$name]=$faults
+}
+
+while IFS= read -r f; do
+	read_suite "$f"
+done < <(find tests bench -name '*.suite' -type f | sort)
+[ ${#suite_file[@]} -gt 0 ] || bad "$top" "no *.suite under tests/ or bench/"
+
+for name in "${!suite_file[@]}"; do
+	f=${suite_faults[$name]}
+	[ -z "$f" ] || [ -n "${suite_file[$f]:-}" ] ||
+		bad "${suite_file[$name]}" "SUITE_FAULTS=$f: no such suite"
+done
+all_checks=$(for name in "${!suite_order[@]}"; do
+	echo "${suite_order[$name]} $name"; done | sort -n | cut -d' ' -f2 | paste -sd ' ')
+
+if [ "${1:-}" = --list ]; then
+	for name in $all_checks; do
+		printf '%4s %-28s %s\n' "${suite_order[$name]}" "$name" "${suite_cmd[$name]}"
+	done
+	exit 0
+fi
+[ $# -eq 0 ] || { echo "usage: [CHECKS=\"name ...\"] tests/run.sh [--list]" >&2; exit 2; }
+
 # Run each suite as an administrator would, not as a sub-make: dkms 3.0.10
 # reads the kernel's CC with a nested `make -f -`, which under an inherited
 # MAKELEVEL prints "Entering directory '...'" into CC and breaks the build.
 unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
-logdir=build/check
 mkdir -p "$logdir"
-
-# Cheap and basic first.  The package tests install into throwaway roots
-# (tests/packaging/root.sh), never on this machine: host-unchanged, last,
-# proves it against the state saved before the first suite.
-all_checks="no-upstream-tracked upstream-lock build-6.1 unit bench-core
-	compat-probes compat-fallbacks static matrix vmtest vmtest-detects-faults
-	reliability reliability-detects-faults hbatest hbatest-detects-faults
-	debug-kernel bench bench-tool
-	pkg-dist pkg-rpm pkg-interrupted pkg-deb-install pkg-initrd-boot
-	pkg-deb-upgrade pkg-deb-autopkgtest pkg-deb-range host-unchanged"
 checks=${CHECKS:-$all_checks}
-# shellcheck source=tests/lib/ktap.sh
-. "$top/tests/lib/ktap.sh"
-
-kdir_6_1() {
-	find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1
-}
 failed_names=
 
-# run NAME COMMAND...: one suite, one KTAP result
+# run NAME: one suite, one KTAP result
 run() {
 	local name=$1 log=$logdir/$1.log start rc secs oks notoks
-	shift
 
 	start=$(date +%s)
-	"$@" >"$log" 2>&1
+	(eval "${suite_cmd[$name]}") >"$log" 2>&1
 	rc=$?
 	secs=$(($(date +%s) - start))
 	# the suite's own results: top-level KTAP lines, not nested ones
@@ -63,59 +142,19 @@ run() {
 }
 
 # What no suite may change: the dpkg database, /boot, /lib/modules, DKMS.
+# The package tests install into throwaway roots (tests/packaging/root.sh),
+# never on this machine: host-unchanged, last, compares with this.
 tests/host-state.sh save "$logdir/host-state" >/dev/null ||
 	{ echo "cannot save the host's state" >&2; exit 2; }
 
 ktap_print_header
 ktap_set_plan "$(wc -w <<<"$checks")"
 for c in $checks; do
-	case $c in
-	no-upstream-tracked) run "$c" tests/check-no-upstream.sh ;;
-	upstream-lock) run "$c" tests/upstream-lock.sh ;;
-	build-6.1) run "$c" tests/build-6.1.sh ;;
-	unit) run "$c" make -C tests/unit check ;;
-	# bench_core's own checks (counts, every lookup) with small N; no time judged
-	bench-core) run "$c" make -C bench/core check ;;
-	compat-probes) run "$c" make -C tests/compat check KDIR="$(kdir_6_1)" ;;
-	# the 4.15 fallbacks: 5.10 and 6.1 built with every post-4.15 probe forced false
-	compat-fallbacks) run "$c" tests/compat/old-kernel-fallbacks.sh ;;
-	static) run "$c" tests/static.sh ;;
-	matrix) run "$c" tests/matrix.sh ;;
-	# the modules matrix built, for every series: plain, with an IOMMU, 2 CPUs, 5 GiB
-	vmtest) run "$c" env MODULES_DIR="$top/build/modules" tests/vm/run.sh ;;
-	# the harness goes red on a KTAP "not ok" and on a kernel warning
-	vmtest-detects-faults) run "$c" tests/vm/detects-faults.sh ;;
-	# the reliability suites, a reduced sample (the full run: make reliability)
-	reliability) run "$c" env MODULES_DIR="$top/build/modules" tests/reliability/run.sh --reduced ;;
-	# each reliability suite goes red on a planted leak, warning, oops or wrong error code
-	reliability-detects-faults) run "$c" env REL_MPT3SAS_DIR="$top/build/modules" tests/reliability/detects-faults.sh ;;
-	# the driver attached to our emulated SAS3008 (make qemu first): 6.1 and
-	# 6.12, one of each check (the full run: make hbatest)
-	hbatest) run "$c" tests/hba/run.sh --reduced ;;
-	# hbatest goes red on a corrupted chain element and a leaked chain buffer
-	hbatest-detects-faults) run "$c" tests/hba/detects-faults.sh ;;
-	# the debug kernel (KASAN, kmemleak, DMA_API_DEBUG, lockdep): built, then
-	# the in-kernel tests and the reliability sample in it
-	debug-kernel) run "$c" tests/check-debug.sh ;;
-	# cp_bench end to end on 6.1 with small N; asserts no times
-	bench) run "$c" bench/check.sh ;;
-	# mpt3sas-pool-timing: log parsing, safety checks, a run on stand-ins
-	bench-tool) run "$c" tests/tools/pool-timing.sh ;;
-	pkg-dist) run "$c" tests/packaging/dist.sh ;;
-	pkg-rpm) run "$c" tests/packaging/rpm.sh ;;
-	# a package test killed while dkms builds leaves nothing behind
-	pkg-interrupted) run "$c" tests/packaging/interrupted.sh ;;
-	pkg-deb-install) run "$c" tests/packaging/root.sh tests/packaging/deb-install.sh ;;
-	# the initramfs pkg-deb-install had built boots in QEMU with our module
-	pkg-initrd-boot) run "$c" tests/packaging/initrd-boot.sh ;;
-	pkg-deb-upgrade) run "$c" tests/packaging/root.sh tests/packaging/deb-upgrade.sh ;;
-	# Debian's autopkgtest of a DKMS package, as debian/tests/control says
-	pkg-deb-autopkgtest) run "$c" tests/packaging/root.sh tests/packaging/deb-autopkgtest.sh ;;
-	pkg-deb-range) run "$c" tests/packaging/root.sh tests/packaging/deb-range.sh ;;
-	# nothing above changed the machine's packages, modules, /boot or DKMS
-	host-unchanged) run "$c" tests/host-state.sh compare "$logdir/host-state" ;;
-	*) ktap_test_fail "$c (no such check)" ;;
-	esac
+	if [ -n "${suite_file[$c]:-}" ]; then
+		run "$c"
+	else
+		ktap_test_fail "$c (no such check)"
+	fi
 done
 
 ktap_print_totals

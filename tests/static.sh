@@ -25,8 +25,8 @@ ktap_print_header
 ktap_set_plan 4
 
 own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
-	'src/compat/*.[ch]' 'tests/kmod/*.c' 'tests/vm/selftest/*.c' \
-	'bench/kernel/*.c')
+	'src/compat/*.[ch]' 'tests/kmod/*.c' 'tests/lib/*.[ch]' \
+	'tests/vm/selftest/*.c' 'bench/kernel/*.c')
 
 # file glob (or "patches") checkpatch-type: why
 exceptions="

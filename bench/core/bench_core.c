@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "upool.h"
+#include "cp_sink.h"
 
 /* Keep each timed loop a function of its own. */
 #define noinline	__attribute__((noinline))
@@ -69,17 +70,6 @@ static const char *const bc_op_name[BC_NR_OPS] = {
 	[BC_FREE_MUTEX] = "free_mutex",
 	[BC_LOOKUP] = "lookup",
 	[BC_MEMSET] = "memset",
-};
-
-struct bc_block {
-	void *cpu;
-	dma_addr_t dma;
-};
-
-struct bc_sink {
-	struct bc_block *blocks;
-	u32 calls;
-	bool out_of_order;
 };
 
 /* Results of one N: medians in ns, and every sample. */
@@ -136,19 +126,8 @@ static u64 bc_median(const u64 *samples, unsigned int nr)
 			(sorted[nr / 2 - 1] + sorted[nr / 2]) / 2;
 }
 
-static void bc_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
-{
-	struct bc_sink *sink = ctx;
-
-	if (index != sink->calls)
-		sink->out_of_order = true;
-	sink->calls++;
-	sink->blocks[index].cpu = vaddr;
-	sink->blocks[index].dma = dma;
-}
-
 /* Sum and xor of the DMA addresses: the same set of blocks, any order. */
-static void bc_digest(const struct bc_block *blocks, u32 n, u64 *sum,
+static void bc_digest(const struct cp_block *blocks, u32 n, u64 *sum,
 		      u64 *xor)
 {
 	u32 i;
@@ -163,7 +142,7 @@ static void bc_digest(const struct bc_block *blocks, u32 n, u64 *sum,
 
 /* Each block found at its own address, and not one byte further. */
 static void bc_check_lookups(const struct upool *pool,
-			     const struct bc_block *blocks, u32 n,
+			     const struct cp_block *blocks, u32 n,
 			     const char *when)
 {
 	u32 i, bad = 0, first = 0;
@@ -251,7 +230,7 @@ static void bc_run_create(struct bc_result *res, unsigned int run)
  * locked loops are compiled alike).  Each returns the calls that failed.
  */
 static noinline u32
-bc_alloc_loop(struct chainpool_core *core, struct bc_block *blocks, u32 n)
+bc_alloc_loop(struct chainpool_core *core, struct cp_block *blocks, u32 n)
 {
 	u32 i, failed = 0;
 
@@ -262,7 +241,7 @@ bc_alloc_loop(struct chainpool_core *core, struct bc_block *blocks, u32 n)
 }
 
 static noinline u32
-bc_alloc_loop_locked(struct chainpool_core *core, struct bc_block *blocks,
+bc_alloc_loop_locked(struct chainpool_core *core, struct cp_block *blocks,
 		     u32 n)
 {
 	u32 i, failed = 0;
@@ -277,7 +256,7 @@ bc_alloc_loop_locked(struct chainpool_core *core, struct bc_block *blocks,
 }
 
 static noinline u32
-bc_free_loop(struct chainpool_core *core, const struct bc_block *blocks,
+bc_free_loop(struct chainpool_core *core, const struct cp_block *blocks,
 	     u32 n)
 {
 	u32 i, failed = 0;
@@ -290,7 +269,7 @@ bc_free_loop(struct chainpool_core *core, const struct bc_block *blocks,
 
 static noinline u32
 bc_free_loop_locked(struct chainpool_core *core,
-		    const struct bc_block *blocks, u32 n)
+		    const struct cp_block *blocks, u32 n)
 {
 	u32 i, failed = 0;
 
@@ -306,7 +285,7 @@ bc_free_loop_locked(struct chainpool_core *core,
 /* Lookups that did not return the block's own CPU address. */
 static noinline u32
 bc_lookup_loop(const struct chainpool_core *core,
-	       const struct bc_block *blocks, u32 n)
+	       const struct cp_block *blocks, u32 n)
 {
 	u32 i, wrong = 0;
 
@@ -316,11 +295,11 @@ bc_lookup_loop(const struct chainpool_core *core,
 	return wrong;
 }
 
-static void bc_run_one_n(struct bc_result *res, struct bc_block *blocks,
+static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 			 u8 *floor_buf)
 {
 	const u32 n = res->n;
-	struct bc_sink sink = { .blocks = blocks };
+	struct cp_sink sink = { .blocks = blocks };
 	u64 sum, xor, sum2, xor2, t;
 	struct fake_dma fd;
 	struct upool pool;
@@ -358,7 +337,7 @@ static void bc_run_one_n(struct bc_result *res, struct bc_block *blocks,
 		sink.calls = 0;
 		sink.out_of_order = false;
 		t = bc_now();
-		BC_CHECK(chainpool_core_alloc_bulk(&pool.core, n, 0, bc_store,
+		BC_CHECK(chainpool_core_alloc_bulk(&pool.core, n, 0, cp_sink_store,
 						   &sink) == 0, n, 0);
 		res->samples[BC_BULK][run] = bc_now() - t;
 		BC_CHECK(sink.calls == n, n, sink.calls);
@@ -616,7 +595,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	u64 plan_samples[64];
 	u32 ns[BC_MAX_N], max_n = 0;
-	struct bc_block *blocks;
+	struct cp_block *blocks;
 	unsigned int nr_n, i, op;
 	char *n_arg = default_n;
 	u8 *floor_buf;

@@ -57,8 +57,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/pci.h>
-#include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -68,6 +66,7 @@
 #include <linux/vmalloc.h>
 
 #include "chainpool.h"
+#include "cp_testdev.h"
 
 #define CPB_MAX_N	8
 /*
@@ -144,9 +143,7 @@ struct cpb_result {
 	u64 metadata_bytes;
 };
 
-static struct pci_dev *cpb_pci;
-static struct platform_device *cpb_pdev;
-static struct device *cpb_dev;
+static struct cp_testdev cpb_td;
 static struct cpb_block *cpb_blocks;
 static unsigned int cpb_ktap;
 static unsigned int cpb_failures;
@@ -194,7 +191,7 @@ static int cpb_run_dma_pool(unsigned int nr, struct cpb_result *r)
 	u64 t;
 
 	t = ktime_get_ns();
-	pool = dma_pool_create("cp_bench", cpb_dev, size, align, 0);
+	pool = dma_pool_create("cp_bench", cpb_td.dev, size, align, 0);
 	if (!pool)
 		return -ENOMEM;
 	for (got = 0; got < nr; got++) {
@@ -244,7 +241,7 @@ static int cpb_run_page_carve(unsigned int nr, struct cpb_result *r)
 
 		if (!off) {
 			page = i / per_page;
-			pages[page].cpu = dma_alloc_coherent(cpb_dev, PAGE_SIZE,
+			pages[page].cpu = dma_alloc_coherent(cpb_td.dev, PAGE_SIZE,
 							     &pages[page].dma,
 							     GFP_KERNEL);
 			if (!pages[page].cpu) {
@@ -261,7 +258,7 @@ static int cpb_run_page_carve(unsigned int nr, struct cpb_result *r)
 
 	t = ktime_get_ns();
 	for (i = 0; i < pages_got; i++) {
-		dma_free_coherent(cpb_dev, PAGE_SIZE, pages[i].cpu,
+		dma_free_coherent(cpb_td.dev, PAGE_SIZE, pages[i].cpu,
 				  pages[i].dma);
 		cpb_resched(i);
 	}
@@ -284,7 +281,7 @@ static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 	u64 t;
 
 	t = ktime_get_ns();
-	pool = chainpool_create_params("cp_bench", cpb_dev, size, align, 0,
+	pool = chainpool_create_params("cp_bench", cpb_td.dev, size, align, 0,
 				       &params);
 	if (!pool)
 		return -ENOMEM;
@@ -340,7 +337,7 @@ static int cpb_run_chainpool_bulk(unsigned int nr, struct cpb_result *r)
 	u64 t;
 
 	t = ktime_get_ns();
-	pool = chainpool_create_params("cp_bench", cpb_dev, size, align, 0,
+	pool = chainpool_create_params("cp_bench", cpb_td.dev, size, align, 0,
 				       &params);
 	if (!pool)
 		return -ENOMEM;
@@ -535,47 +532,6 @@ static int cpb_parse_allocators(unsigned long *mask)
 	return ret;
 }
 
-static int cpb_get_device(void)
-{
-	unsigned int vendor, device;
-
-	if (sscanf(pci_id, "%x:%x", &vendor, &device) == 2)
-		cpb_pci = pci_get_device(vendor, device, NULL);
-	if (cpb_pci) {
-		cpb_dev = &cpb_pci->dev;
-		pr_info("cp_bench: device: PCI %s (%s)\n", pci_name(cpb_pci),
-			pci_id);
-	} else {
-		cpb_pdev = platform_device_register_simple("cp_bench", -1,
-							   NULL, 0);
-		if (IS_ERR(cpb_pdev)) {
-			int ret = PTR_ERR(cpb_pdev);
-
-			cpb_pdev = NULL;
-			return ret;
-		}
-		cpb_dev = &cpb_pdev->dev;
-		if (dma_coerce_mask_and_coherent(cpb_dev, DMA_BIT_MASK(32)))
-			pr_info("cp_bench: could not set a 32-bit DMA mask\n");
-		pr_info("cp_bench: device: no PCI device %s, using platform device %s\n",
-			pci_id, dev_name(cpb_dev));
-	}
-	if (dma_bits && dma_set_mask_and_coherent(cpb_dev, DMA_BIT_MASK(dma_bits)))
-		pr_info("cp_bench: could not set a %u-bit DMA mask\n",
-			dma_bits);
-	return 0;
-}
-
-static void cpb_put_device(void)
-{
-	if (cpb_pci)
-		pci_dev_put(cpb_pci);
-	if (cpb_pdev)
-		platform_device_unregister(cpb_pdev);
-	cpb_pci = NULL;
-	cpb_pdev = NULL;
-}
-
 static int __init cp_bench_init(void)
 {
 	unsigned int i, a, max_n = 0;
@@ -595,14 +551,14 @@ static int __init cp_bench_init(void)
 		}
 		max_n = max(max_n, n[i]);
 	}
-	ret = cpb_get_device();
+	ret = cp_testdev_get(&cpb_td, "cp_bench", pci_id, dma_bits, "cp_bench: ");
 	if (ret) {
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
 	}
 	cpb_blocks = vmalloc(array_size(max_n ?: 1, sizeof(*cpb_blocks)));
 	if (!cpb_blocks) {
-		cpb_put_device();
+		cp_testdev_put(&cpb_td);
 		return -ENOMEM;
 	}
 	pr_info("cp_bench: kernel %s, %u value(s) of n up to %u, blocks of %u B, align %u, page %lu B, best of %u\n",
@@ -618,7 +574,7 @@ static int __init cp_bench_init(void)
 	pr_info("cp_bench: done, %u runs, %u failed\n", cpb_ktap, cpb_failures);
 	vfree(cpb_blocks);
 	cpb_blocks = NULL;
-	cpb_put_device();
+	cp_testdev_put(&cpb_td);
 	return 0;
 }
 

@@ -21,8 +21,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/pci.h>
-#include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -31,6 +29,8 @@
 #include <linux/vmstat.h>
 #include "chainpool.h"
 #include "cp_dmapool.h"
+#include "cp_sink.h"
+#include "cp_testdev.h"
 
 /* The mpt3sas chain pool of a SAS 9300-8i with max_sgl_entries=256. */
 #define CPT_CHAIN_BLOCKS	373959U
@@ -73,20 +73,13 @@ MODULE_PARM_DESC(inuse_blocks, "rel=inuse: blocks left in use at destroy (defaul
 #define CPT_RESIDENT_BLOCKS	1000U
 
 static struct cp_dmapool *cpt_resident;
-static struct cpt_block *cpt_resident_blocks;
+static struct cp_block *cpt_resident_blocks;
 
-static struct pci_dev *cpt_pci;
-static struct platform_device *cpt_pdev;
-static struct device *cpt_dev;
+static struct cp_testdev cpt_td;
 
 static unsigned int cpt_number;
 static unsigned int cpt_failures;
 static char cpt_reason[160];
-
-struct cpt_block {
-	void *cpu;
-	dma_addr_t dma;
-};
 
 /* Record the first failed check of a test; false if @ok is false. */
 static bool cpt_check(bool ok, int line, const char *what)
@@ -130,15 +123,15 @@ static bool cpt_skipped(const char *name)
 
 static int cpt_cmp_dma(const void *a, const void *b)
 {
-	const struct cpt_block *x = a, *y = b;
+	const struct cp_block *x = a, *y = b;
 
 	return x->dma < y->dma ? -1 : x->dma > y->dma;
 }
 
 static int cpt_cmp_cpu(const void *a, const void *b)
 {
-	unsigned long x = (unsigned long)((const struct cpt_block *)a)->cpu;
-	unsigned long y = (unsigned long)((const struct cpt_block *)b)->cpu;
+	unsigned long x = (unsigned long)((const struct cp_block *)a)->cpu;
+	unsigned long y = (unsigned long)((const struct cp_block *)b)->cpu;
 
 	return x < y ? -1 : x > y;
 }
@@ -149,7 +142,7 @@ static bool cpt_same_unit(u64 start, u64 len, u64 unit)
 }
 
 /* Every layout rule and lookup for blocks[0..n); reorders blocks. */
-static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
+static bool cpt_check_blocks(struct chainpool *pool, struct cp_block *blocks,
 			     unsigned int n)
 {
 	struct chainpool_stats st;
@@ -190,7 +183,7 @@ static bool cpt_check_blocks(struct chainpool *pool, struct cpt_block *blocks,
  * leading zeros: a highest address of more than 8 digits is above 4 GiB,
  * which the mem5g guest checks with dma_bits=64) and how many are above.
  */
-static void cpt_log_dma_range(const struct cpt_block *blocks, unsigned int n)
+static void cpt_log_dma_range(const struct cp_block *blocks, unsigned int n)
 {
 	u64 lo = U64_MAX, hi = 0;
 	unsigned int i, above = 0;
@@ -201,7 +194,7 @@ static void cpt_log_dma_range(const struct cpt_block *blocks, unsigned int n)
 		above += blocks[i].dma >= CPT_SZ_4G;
 	}
 	pr_info("# dma range: 0x%llx..0x%llx, %u of %u blocks above 4 GiB, mask 0x%llx\n",
-		lo, hi, above, n, (u64)dma_get_mask(cpt_dev));
+		lo, hi, above, n, (u64)dma_get_mask(cpt_td.dev));
 }
 
 static struct chainpool *cpt_create(size_t size, size_t align,
@@ -214,12 +207,12 @@ static struct chainpool *cpt_create(size_t size, size_t align,
 		.fail_slab = fail_slab,
 	};
 
-	return chainpool_create_params("cpt", cpt_dev, size, align, boundary,
+	return chainpool_create_params("cpt", cpt_td.dev, size, align, boundary,
 				       &params);
 }
 
 static unsigned int cpt_alloc_n(struct chainpool *pool,
-				struct cpt_block *blocks, unsigned int n)
+				struct cp_block *blocks, unsigned int n)
 {
 	unsigned int i;
 
@@ -232,7 +225,7 @@ static unsigned int cpt_alloc_n(struct chainpool *pool,
 	return i;
 }
 
-static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
+static void cpt_free_n(struct chainpool *pool, struct cp_block *blocks,
 		       unsigned int n)
 {
 	unsigned int i;
@@ -245,7 +238,7 @@ static void cpt_free_n(struct chainpool *pool, struct cpt_block *blocks,
 static void cpt_test_chain_pool(void)
 {
 	struct chainpool_stats st, filled;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	u64 t_alloc, t_free, t_destroy;
 	unsigned int got;
@@ -254,7 +247,7 @@ static void cpt_test_chain_pool(void)
 	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("chain pool", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 
@@ -293,26 +286,8 @@ out:
 	vfree(blocks);
 }
 
-/* Where a bulk allocation stores each block, as mpt3sas's chain_lookup. */
-struct cpt_sink {
-	struct cpt_block *blocks;
-	unsigned int calls;
-	bool out_of_order;
-};
-
-static void cpt_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
-{
-	struct cpt_sink *sink = ctx;
-
-	if (index != sink->calls)
-		sink->out_of_order = true;
-	sink->calls++;
-	sink->blocks[index].cpu = vaddr;
-	sink->blocks[index].dma = dma;
-}
-
 /* A sink for @n blocks; false, and a failed check, without the memory. */
-static bool cpt_sink_alloc(struct cpt_sink *sink, unsigned int n)
+static bool cpt_sink_alloc(struct cp_sink *sink, unsigned int n)
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->blocks = vmalloc(n * sizeof(*sink->blocks));
@@ -320,7 +295,7 @@ static bool cpt_sink_alloc(struct cpt_sink *sink, unsigned int n)
 }
 
 /* Every block a bulk allocation handed out is found at its address. */
-static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
+static void cpt_lookup_sink(struct chainpool *pool, const struct cp_sink *sink)
 {
 	unsigned int i;
 
@@ -339,21 +314,21 @@ static void cpt_lookup_sink(struct chainpool *pool, const struct cpt_sink *sink)
  */
 static void cpt_test_bulk_chain_pool(void)
 {
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	u64 t_alloc, t_release, t_destroy;
-	struct cpt_block probe;
+	struct cp_block probe;
 	int ret;
 
 	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
 		return;
-	pool = chainpool_create("chain pool", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("chain pool", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 	t_alloc = ktime_get_ns();
 	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				   cpt_store, &sink);
+				   cp_sink_store, &sink);
 	t_alloc = ktime_get_ns() - t_alloc;
 	chainpool_get_stats(pool, &st);
 	pr_info("# bulk alloc %u x %u B: %llu us, %u slabs, %llu B of metadata\n",
@@ -401,7 +376,7 @@ out:
 static void cpt_test_bulk_fault(void)
 {
 	const unsigned int blocks = 4096;	/* 32 slabs of 16 KiB */
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int k;
@@ -414,7 +389,7 @@ static void cpt_test_bulk_fault(void)
 			break;
 		sink.calls = 0;
 		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cpt_store, &sink) ==
+					       cp_sink_store, &sink) ==
 			  (k <= 32 ? -ENOMEM : 0));
 		chainpool_get_stats(pool, &st);
 		CPT_CHECK(sink.calls == (k <= 32 ? 0 : blocks));
@@ -434,17 +409,17 @@ static void cpt_test_bulk_fault(void)
 static void cpt_test_bulk_debug_release(void)
 {
 	const unsigned int n = 5000;
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
-	struct cpt_block one;
+	struct cp_block one;
 
 	if (!cpt_sink_alloc(&sink, n))
 		return;
 	pool = cpt_create(128, 16, 0, 0, true, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
-	if (CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store,
+	if (CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
 					   &sink) == 0)) {
 		one = sink.blocks[n - 1];
 		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_ALLOCATED);
@@ -455,7 +430,7 @@ static void cpt_test_bulk_debug_release(void)
 		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_FREED);
 		CPT_CHECK(!chainpool_dma_to_virt(pool, one.dma));
 		sink.calls = 0;
-		CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store,
+		CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
 					       &sink) == 0);
 		CPT_CHECK(sink.blocks[n - 1].dma == one.dma);
 		CPT_CHECK(chainpool_dma_to_virt(pool, one.dma) == one.cpu);
@@ -478,7 +453,7 @@ static void cpt_test_shapes(void)
 		{ 1 << 20, 4096, 0 },
 	};
 	const unsigned int n = 2000;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	unsigned int s, want, got;
 
 	blocks = vmalloc(n * sizeof(*blocks));
@@ -505,7 +480,7 @@ static void cpt_test_shapes(void)
 static void cpt_test_lookup(void)
 {
 	struct chainpool *pool = cpt_create(100, 16, 0, 0, false, 0);
-	struct cpt_block a, b;
+	struct cp_block a, b;
 
 	if (!CPT_CHECK(pool))
 		return;
@@ -533,7 +508,7 @@ static void cpt_test_lookup_growth(void)
 {
 	const unsigned int first = 100, n = 3000;
 	struct chainpool_stats st;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	unsigned int got, i;
 
@@ -589,7 +564,7 @@ struct cpt_conc_thread {
 	struct task_struct *task;
 	struct completion done;
 	unsigned int id;
-	struct cpt_block held[CPT_CONC_HOLD];
+	struct cp_block held[CPT_CONC_HOLD];
 	unsigned int nr_held;
 	unsigned int allocs;
 	unsigned int atomic_allocs;
@@ -618,7 +593,7 @@ static u64 cpt_conc_tag(unsigned int id, dma_addr_t dma)
 	return (u64)id << 48 ^ (u64)dma;
 }
 
-static void cpt_conc_mark(struct cpt_conc_thread *t, struct cpt_block *b)
+static void cpt_conc_mark(struct cpt_conc_thread *t, struct cp_block *b)
 {
 	u64 tag = cpt_conc_tag(t->id, b->dma);
 
@@ -628,7 +603,7 @@ static void cpt_conc_mark(struct cpt_conc_thread *t, struct cpt_block *b)
 
 /* The block still carries our tag and is found at its address. */
 static void cpt_conc_verify(struct cpt_conc_thread *t,
-			    const struct cpt_block *b)
+			    const struct cp_block *b)
 {
 	u64 tag = cpt_conc_tag(t->id, b->dma), head, tail;
 
@@ -657,7 +632,7 @@ static unsigned int cpt_conc_take(struct cpt_conc_thread *t, unsigned int nr,
 	if (atomic)
 		local_irq_save(flags);
 	for (k = 0; k < nr; k++) {
-		struct cpt_block *b = &t->held[t->nr_held];
+		struct cp_block *b = &t->held[t->nr_held];
 
 		b->cpu = chainpool_alloc(t->conc->pool,
 					 atomic ? GFP_ATOMIC : GFP_KERNEL,
@@ -690,7 +665,7 @@ static unsigned int cpt_conc_take(struct cpt_conc_thread *t, unsigned int nr,
 static void cpt_conc_give(struct cpt_conc_thread *t, unsigned int nr,
 			  u32 rnd, bool atomic)
 {
-	struct cpt_block out[CPT_CONC_BURST];
+	struct cp_block out[CPT_CONC_BURST];
 	unsigned long flags = 0;
 	unsigned int k;
 
@@ -931,7 +906,7 @@ static void cpt_test_large_blocks(void)
 		size_t natural = roundup_pow_of_two(sizes[i]);
 		struct chainpool_stats st;
 		struct chainpool *pool;
-		struct cpt_block b;
+		struct cp_block b;
 
 		for (try = 0; ; try++) {
 			pool = cpt_create(sizes[i], 16, 0, 0, false, 0);
@@ -951,7 +926,7 @@ static void cpt_test_large_blocks(void)
 			if (nr_spacers == ARRAY_SIZE(spacer_cpu))
 				continue;
 			spacer_cpu[nr_spacers] =
-				dma_alloc_coherent(cpt_dev, spacer,
+				dma_alloc_coherent(cpt_td.dev, spacer,
 						   &spacer_dma[nr_spacers],
 						   GFP_KERNEL);
 			if (spacer_cpu[nr_spacers])
@@ -972,7 +947,7 @@ static void cpt_test_large_blocks(void)
 	}
 out:
 	for (s = 0; s < nr_spacers; s++)
-		dma_free_coherent(cpt_dev, spacer, spacer_cpu[s], spacer_dma[s]);
+		dma_free_coherent(cpt_td.dev, spacer, spacer_cpu[s], spacer_dma[s]);
 }
 
 /* Failing the kth slab allocation fails the fill cleanly, for every k. */
@@ -1014,7 +989,7 @@ static void cpt_test_page_slabs(void)
 {
 	const unsigned int n = 10000;
 	struct chainpool_stats st;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	unsigned int got;
 
@@ -1045,7 +1020,7 @@ static void cpt_test_page_slabs(void)
 static void cpt_test_page_slabs_anchor(void)
 {
 	const unsigned int per_page = PAGE_SIZE / CPT_CHAIN_SIZE;
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
@@ -1055,7 +1030,7 @@ static void cpt_test_page_slabs_anchor(void)
 	if (!CPT_CHECK(pool))
 		goto out;
 	CPT_CHECK(chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				       cpt_store, &sink) == 0);
+				       cp_sink_store, &sink) == 0);
 	chainpool_get_stats(pool, &st);
 	pr_info("# one-page slabs: %u slabs, %llu B of metadata\n",
 		st.nr_slabs, st.meta_bytes);
@@ -1082,7 +1057,7 @@ static void cpt_test_zalloc(void)
 
 	for (debug = 0; debug < 2; debug++) {
 		struct chainpool *pool = cpt_create(1000, 16, 0, 0, debug, 0);
-		struct cpt_block a, b;
+		struct cp_block a, b;
 
 		if (!CPT_CHECK(pool))
 			return;
@@ -1106,7 +1081,7 @@ static void cpt_test_zalloc(void)
 static void cpt_test_atomic(void)
 {
 	struct chainpool *pool = cpt_create(128, 16, 0, 0, false, 0);
-	struct cpt_block blocks[64];
+	struct cp_block blocks[64];
 	unsigned long flags;
 	unsigned int i, got = 0;
 
@@ -1138,10 +1113,10 @@ static void cpt_test_atomic_error_path(void)
 	struct chainpool_params params = { .fail_add = 1 };
 	struct chainpool_stats st;
 	struct chainpool *pool;
-	struct cpt_block a, b;
+	struct cp_block a, b;
 	unsigned long flags;
 
-	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	pool = chainpool_create_params("cpt", cpt_td.dev, 128, 16, 0, &params);
 	if (!CPT_CHECK(pool))
 		return;
 	local_irq_save(flags);
@@ -1158,7 +1133,7 @@ static void cpt_test_atomic_error_path(void)
 		chainpool_free(pool, b.cpu, b.dma);
 	chainpool_destroy(pool);
 
-	pool = chainpool_create_params("cpt", cpt_dev, 128, 16, 0, &params);
+	pool = chainpool_create_params("cpt", cpt_td.dev, 128, 16, 0, &params);
 	if (!CPT_CHECK(pool))
 		return;
 	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
@@ -1177,7 +1152,7 @@ static void cpt_test_atomic_fill(void)
 {
 	struct chainpool *pool = cpt_create(128, 16, 0, 16384, false, 0);
 	struct chainpool_stats st;
-	struct cpt_block a;
+	struct cp_block a;
 	unsigned long flags;
 	int ret;
 
@@ -1202,7 +1177,7 @@ static void cpt_test_debug_frees(void)
 {
 	struct chainpool *pool = cpt_create(128, 16, 0, 0, true, 0);
 	struct chainpool_stats st;
-	struct cpt_block a, b;
+	struct cp_block a, b;
 
 	if (!CPT_CHECK(pool))
 		return;
@@ -1224,22 +1199,22 @@ static void cpt_test_debug_frees(void)
 
 /* Allocate n blocks through the driver's calls and check the lookups. */
 static struct cp_dmapool *cpt_driver_pool(const char *name,
-					  struct cpt_block *blocks,
+					  struct cp_block *blocks,
 					  unsigned int n)
 {
-	struct cpt_sink sink = { .blocks = blocks };
+	struct cp_sink sink = { .blocks = blocks };
 	struct cp_dmapool *pool;
 	u64 start = ktime_get_ns();
 	unsigned int i;
 	bool chainpool;
 	int ret;
 
-	pool = cp_dmapool_create(name, cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = cp_dmapool_create(name, cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return NULL;
 	chainpool = !strcmp(cp_dmapool_allocator(pool), "chainpool");
 	/* As patch 0200: in one pass with chainpool, else block by block. */
-	ret = cp_dmapool_alloc_bulk(pool, n, GFP_KERNEL, cpt_store, &sink);
+	ret = cp_dmapool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, &sink);
 	CPT_CHECK(ret == (chainpool ? 0 : -EOPNOTSUPP));
 	if (chainpool)
 		CPT_CHECK(sink.calls == n);
@@ -1259,7 +1234,7 @@ static struct cp_dmapool *cpt_driver_pool(const char *name,
 }
 
 static void cpt_driver_pool_release(struct cp_dmapool *pool,
-				    struct cpt_block *blocks, unsigned int n)
+				    struct cp_block *blocks, unsigned int n)
 {
 	u64 start = ktime_get_ns();
 	unsigned int i;
@@ -1277,7 +1252,7 @@ static void cpt_driver_pool_release(struct cp_dmapool *pool,
  */
 static void cpt_test_driver_pool(void)
 {
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct cp_dmapool *pool;
 
 	blocks = vzalloc(CPT_DRIVER_BLOCKS * sizeof(*blocks));
@@ -1314,7 +1289,7 @@ static void cpt_test_fault_knob(void)
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
-	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return;
 	CPT_CHECK(chainpool_fill(pool, blocks, GFP_KERNEL) == -ENOMEM);
@@ -1328,16 +1303,16 @@ static void cpt_test_fault_knob(void)
 static void cpt_test_fault_knob_bulk(void)
 {
 	unsigned int blocks = (expect_fail_slab + 1) * 1024;
-	struct cpt_sink sink;
+	struct cp_sink sink;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
 	if (!cpt_sink_alloc(&sink, blocks))
 		return;
-	pool = chainpool_create("knob", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (CPT_CHECK(pool)) {
 		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cpt_store, &sink) == -ENOMEM);
+					       cp_sink_store, &sink) == -ENOMEM);
 		chainpool_get_stats(pool, &st);
 		CPT_CHECK(sink.calls == 0);
 		CPT_CHECK(st.blocks_in_use == 0);
@@ -1424,7 +1399,7 @@ static void cpt_rel_fault(void)
 	if (!CPT_CHECK(needed))
 		return;
 	hit = expect_fail_slab && expect_fail_slab <= needed;
-	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		return;
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
@@ -1446,7 +1421,7 @@ static void cpt_rel_fault(void)
 }
 
 /* Allocate every block of a filled anchor pool, check, free them all. */
-static bool cpt_rel_use_all(struct chainpool *pool, struct cpt_block *blocks,
+static bool cpt_rel_use_all(struct chainpool *pool, struct cp_block *blocks,
 			    bool check)
 {
 	unsigned int got;
@@ -1469,7 +1444,7 @@ static void cpt_rel_fallback(void)
 {
 	struct chainpool_plan plan;
 	struct chainpool_stats st;
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool *pool;
 	unsigned int o, smaller = 0;
 	int ret;
@@ -1479,7 +1454,7 @@ static void cpt_rel_fallback(void)
 	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
@@ -1506,7 +1481,7 @@ out:
 /* cycles=N: the driver's attach and detach of the anchor pool, N times. */
 static void cpt_rel_cycles(void)
 {
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int i;
@@ -1515,7 +1490,7 @@ static void cpt_rel_cycles(void)
 	if (!CPT_CHECK(blocks))
 		return;
 	for (i = 0; i < cycles; i++) {
-		pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16,
+		pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16,
 					0);
 		if (!CPT_CHECK(pool))
 			break;
@@ -1547,7 +1522,7 @@ static unsigned long cpt_free_pages(void)
  */
 static void cpt_rel_inuse(void)
 {
-	struct cpt_block *blocks;
+	struct cp_block *blocks;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned long before, after, gained, dma_pages;
@@ -1558,7 +1533,7 @@ static void cpt_rel_inuse(void)
 	blocks = vmalloc(inuse_blocks * sizeof(*blocks));
 	if (!CPT_CHECK(blocks))
 		return;
-	pool = chainpool_create("anchor", cpt_dev, CPT_CHAIN_SIZE, 16, 0);
+	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
 	if (!CPT_CHECK(pool))
 		goto out;
 	CPT_CHECK(chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL) == 0);
@@ -1627,48 +1602,13 @@ static int cpt_check_skip(void)
 	return -EINVAL;
 }
 
-static int cpt_get_device(void)
-{
-	unsigned int vendor, device;
-
-	if (sscanf(pci_id, "%x:%x", &vendor, &device) == 2)
-		cpt_pci = pci_get_device(vendor, device, NULL);
-	if (cpt_pci) {
-		cpt_dev = &cpt_pci->dev;
-		pr_info("# device: PCI %s (%s)\n", pci_name(cpt_pci), pci_id);
-	} else {
-		cpt_pdev = platform_device_register_simple("chainpool_test",
-							   -1, NULL, 0);
-		if (IS_ERR(cpt_pdev))
-			return PTR_ERR(cpt_pdev);
-		cpt_dev = &cpt_pdev->dev;
-		if (dma_coerce_mask_and_coherent(cpt_dev, DMA_BIT_MASK(32)))
-			pr_info("# could not set a 32-bit DMA mask\n");
-		pr_info("# device: no PCI device %s found, using platform device %s\n",
-			pci_id, dev_name(cpt_dev));
-	}
-	if (dma_bits && dma_set_mask_and_coherent(cpt_dev, DMA_BIT_MASK(dma_bits)))
-		pr_info("# could not set a %u-bit DMA mask\n", dma_bits);
-	return 0;
-}
-
-static void cpt_put_device(void)
-{
-	if (cpt_pci)
-		pci_dev_put(cpt_pci);
-	if (cpt_pdev)
-		platform_device_unregister(cpt_pdev);
-	cpt_pci = NULL;
-	cpt_pdev = NULL;
-}
-
 static int __init chainpool_test_init(void)
 {
 	unsigned int i;
 	int ret;
 
 	pr_info("KTAP version 1\n");
-	ret = cpt_get_device();
+	ret = cp_testdev_get(&cpt_td, "chainpool_test", pci_id, dma_bits, "# ");
 	if (ret) {
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
@@ -1676,7 +1616,7 @@ static int __init chainpool_test_init(void)
 	if (rel[0]) {
 		ret = cpt_run_rel();
 		if (ret) {
-			cpt_put_device();
+			cp_testdev_put(&cpt_td);
 			return ret;
 		}
 	} else if (expect_fail_slab) {
@@ -1686,7 +1626,7 @@ static int __init chainpool_test_init(void)
 	} else {
 		ret = cpt_check_skip();
 		if (ret) {
-			cpt_put_device();
+			cp_testdev_put(&cpt_td);
 			return ret;
 		}
 		pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
@@ -1709,7 +1649,7 @@ static void __exit chainpool_test_exit(void)
 		cpt_driver_pool_release(cpt_resident, cpt_resident_blocks,
 					CPT_RESIDENT_BLOCKS);
 	vfree(cpt_resident_blocks);
-	cpt_put_device();
+	cp_testdev_put(&cpt_td);
 }
 
 module_init(chainpool_test_init);

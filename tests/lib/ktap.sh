@@ -40,22 +40,25 @@ ktap_print_msg() {
 	echo "# $*"
 }
 
-ktap_test_pass() {
+# __ktap_test RESULT DESC: the next test's line, RESULT "ok" or "not ok"
+__ktap_test() {
 	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	echo "$1 $KTAP_TESTNO $2"
+}
+
+ktap_test_pass() {
 	KTAP_CNT_PASS=$((KTAP_CNT_PASS + 1))
-	echo "ok $KTAP_TESTNO $*"
+	__ktap_test ok "$*"
 }
 
 ktap_test_fail() {
-	KTAP_TESTNO=$((KTAP_TESTNO + 1))
 	KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
-	echo "not ok $KTAP_TESTNO $*"
+	__ktap_test "not ok" "$*"
 }
 
 ktap_test_skip() {
-	KTAP_TESTNO=$((KTAP_TESTNO + 1))
 	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
-	echo "ok $KTAP_TESTNO $* # SKIP"
+	__ktap_test ok "$* # SKIP"
 }
 
 ktap_test_result() {

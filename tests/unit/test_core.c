@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "upool.h"
+#include "cp_sink.h"
 #include "test_common.h"
 
 #define PAGE		4096U
@@ -14,22 +15,17 @@
 
 char test_case[160];
 
-struct block {
-	void *cpu;
-	dma_addr_t dma;
-};
-
 static int cmp_dma(const void *a, const void *b)
 {
-	const struct block *x = a, *y = b;
+	const struct cp_block *x = a, *y = b;
 
 	return x->dma < y->dma ? -1 : x->dma > y->dma;
 }
 
 static int cmp_cpu(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)((const struct block *)a)->cpu;
-	uintptr_t y = (uintptr_t)((const struct block *)b)->cpu;
+	uintptr_t x = (uintptr_t)((const struct cp_block *)a)->cpu;
+	uintptr_t y = (uintptr_t)((const struct cp_block *)b)->cpu;
 
 	return x < y ? -1 : x > y;
 }
@@ -40,7 +36,7 @@ static bool same_unit(u64 start, u64 len, u64 unit)
 }
 
 /* Layout rules, lookups and overlap for blocks[0..n). Reorders blocks. */
-static void check_blocks(struct upool *pool, struct block *blocks, size_t n)
+static void check_blocks(struct upool *pool, struct cp_block *blocks, size_t n)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	size_t i;
@@ -142,7 +138,7 @@ static void *alloc_array(size_t n, size_t size)
 	return p;
 }
 
-static void alloc_n(struct upool *pool, struct block *blocks, size_t n)
+static void alloc_n(struct upool *pool, struct cp_block *blocks, size_t n)
 {
 	size_t i;
 
@@ -150,7 +146,7 @@ static void alloc_n(struct upool *pool, struct block *blocks, size_t n)
 		CHECK_EQ(upool_alloc(pool, 0, &blocks[i].cpu, &blocks[i].dma), 0);
 }
 
-static void free_n(struct upool *pool, struct block *blocks, size_t n)
+static void free_n(struct upool *pool, struct cp_block *blocks, size_t n)
 {
 	size_t i;
 
@@ -168,6 +164,27 @@ static void check_no_leak(struct upool *pool, struct fake_dma *fd)
 	CHECK_EQ(pool->table_allocs, pool->table_frees);
 }
 
+/* Name the case for the checks' messages; a fresh fake DMA allocator. */
+static void __attribute__((format(printf, 3, 4)))
+start_case(struct fake_dma *fd, u64 dma_base, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(test_case, sizeof(test_case), fmt, ap);
+	va_end(ap);
+	fake_dma_init(fd, dma_base);
+}
+
+/* Every block checked, then freed; the pool destroyed with no leak. */
+static void check_free_all(struct upool *pool, struct fake_dma *fd,
+			   struct cp_block *blocks, size_t n)
+{
+	check_blocks(pool, blocks, n);
+	free_n(pool, blocks, n);
+	check_no_leak(pool, fd);
+}
+
 /*
  * Fill a pool with @n blocks (or grow it on demand), allocate them all,
  * check every one, free them all, destroy.
@@ -177,13 +194,12 @@ static void run_shape(size_t size, size_t align, size_t boundary, size_t n,
 {
 	struct fake_dma fd;
 	struct upool pool;
-	struct block *blocks = alloc_array(n, sizeof(*blocks));
+	struct cp_block *blocks = alloc_array(n, sizeof(*blocks));
 
-	snprintf(test_case, sizeof(test_case),
-		 "size %zu align %zu boundary %zu n %zu base %#llx%s%s", size,
-		 align, boundary, n, (unsigned long long)dma_base,
-		 fill ? " fill" : "", debug ? " debug" : "");
-	fake_dma_init(&fd, dma_base);
+	start_case(&fd, dma_base,
+		   "size %zu align %zu boundary %zu n %zu base %#llx%s%s", size,
+		   align, boundary, n, (unsigned long long)dma_base,
+		   fill ? " fill" : "", debug ? " debug" : "");
 	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
 	if (fill) {
 		CHECK_EQ(upool_fill(&pool, n), 0);
@@ -258,14 +274,13 @@ static void test_shape_sweep(void **state)
 /* An allocator that refuses slabs above 16 KiB: every slab falls back. */
 static void test_fallback_orders(void **state)
 {
-	struct block *blocks = alloc_array(10000, sizeof(*blocks));
+	struct cp_block *blocks = alloc_array(10000, sizeof(*blocks));
 	struct fake_dma fd;
 	struct upool pool;
 	u32 slabs;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "fallback to 16 KiB");
-	fake_dma_init(&fd, 0x80000000ULL);
+	start_case(&fd, 0x80000000ULL, "fallback to 16 KiB");
 	fd.max_bytes = 16384;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	alloc_n(&pool, blocks, 10000);
@@ -277,24 +292,18 @@ static void test_fallback_orders(void **state)
 	CHECK_EQ(pool.acquire.rejected, 0);
 	/* Only the last resort, dma_pool's own order, may warn. */
 	CHECK_EQ(fd.warned_allocs, 0);
-	check_blocks(&pool, blocks, 10000);
-	free_n(&pool, blocks, 10000);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 10000);
 
-	snprintf(test_case, sizeof(test_case), "fallback to one page");
-	fake_dma_init(&fd, 0x80000000ULL);
+	start_case(&fd, 0x80000000ULL, "fallback to one page");
 	fd.max_bytes = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1000), 0);
 	CHECK_EQ(pool.core.slabs_by_order[0], (1000 + 31) / 32);
 	CHECK_EQ(fd.warned_allocs, pool.core.nr_slabs);
 	alloc_n(&pool, blocks, 1000);
-	check_blocks(&pool, blocks, 1000);
-	free_n(&pool, blocks, 1000);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 1000);
 
-	snprintf(test_case, sizeof(test_case), "nothing fits");
-	fake_dma_init(&fd, 0x80000000ULL);
+	start_case(&fd, 0x80000000ULL, "nothing fits");
 	fd.max_bytes = PAGE / 2;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1000), -ENOMEM);
@@ -317,13 +326,12 @@ static void test_rejected_slabs(void **state)
 		0x10000200, 0x10000200, 0x10000200, 0x10000200, 0x10000200,
 		0x10000200,
 	};
-	struct block blocks[32];
+	struct cp_block blocks[32];
 	struct fake_dma fd;
 	struct upool pool;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "slab across 4 GiB");
-	fake_dma_init(&fd, 0);
+	start_case(&fd, 0, "slab across 4 GiB");
 	fd.script = cross;
 	fd.script_len = 6;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
@@ -334,12 +342,9 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(fd.live, 1);
 	alloc_n(&pool, blocks, 32);
 	CHECK(blocks[31].dma + 128 == GIB4);
-	check_blocks(&pool, blocks, 32);
-	free_n(&pool, blocks, 32);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 32);
 
-	snprintf(test_case, sizeof(test_case), "misaligned slab");
-	fake_dma_init(&fd, 0);
+	start_case(&fd, 0, "misaligned slab");
 	fd.script = odd;
 	fd.script_len = 6;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
@@ -352,8 +357,7 @@ static void test_rejected_slabs(void **state)
 	 * Page aligned, never naturally aligned (CMA beyond
 	 * CONFIG_CMA_ALIGNMENT): one-segment slabs are taken as they are.
 	 */
-	snprintf(test_case, sizeof(test_case), "skewed allocator");
-	fake_dma_init(&fd, 0x20000000);
+	start_case(&fd, 0x20000000, "skewed allocator");
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 4096, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
@@ -362,13 +366,10 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(pool.core.slabs_by_order[5], 3);
 	alloc_n(&pool, blocks, 32);
 	CHECK(blocks[0].dma & (32 * PAGE - 1));
-	check_blocks(&pool, blocks, 32);
-	free_n(&pool, blocks, 32);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 32);
 
 	/* The same allocator with the driver's large single-block pools. */
-	snprintf(test_case, sizeof(test_case), "skewed, one large block");
-	fake_dma_init(&fd, 0x20000000);
+	start_case(&fd, 0x20000000, "skewed, one large block");
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 2621440, 16, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1), 0);
@@ -376,13 +377,10 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(pool.core.dma_bytes, 2621440);
 	alloc_n(&pool, blocks, 1);
 	CHECK(blocks[0].dma & ((4U << 20) - 1));
-	check_blocks(&pool, blocks, 1);
-	free_n(&pool, blocks, 1);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, blocks, 1);
 
 	/* Small blocks in several segments still need aligned segments. */
-	snprintf(test_case, sizeof(test_case), "skewed, 64 KiB boundary");
-	fake_dma_init(&fd, 0x20000000);
+	start_case(&fd, 0x20000000, "skewed, 64 KiB boundary");
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 0, 65536, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
@@ -408,9 +406,8 @@ static void test_fault_every_slab(void **state)
 	CHECK(needed > 100);
 
 	for (k = 1; k <= needed + 1; k++) {
-		snprintf(test_case, sizeof(test_case), "fail slab %u of %u", k,
-			 needed);
-		fake_dma_init(&fd, GIB4 - (1ULL << 20));
+		start_case(&fd, GIB4 - (1ULL << 20), "fail slab %u of %u", k,
+			   needed);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 3 == 0),
 			 0);
 		pool.fault.fail_at = k;
@@ -433,8 +430,8 @@ enum order_kind { LIFO, FIFO, RANDOM };
 static void run_pattern(enum order_kind kind, bool debug)
 {
 	const size_t n = 50000;
-	struct block *blocks = alloc_array(n, sizeof(*blocks));
-	struct block *again = alloc_array(n, sizeof(*again));
+	struct cp_block *blocks = alloc_array(n, sizeof(*blocks));
+	struct cp_block *again = alloc_array(n, sizeof(*again));
 	struct fake_dma fd;
 	struct upool pool;
 	u32 slabs, round;
@@ -457,7 +454,7 @@ static void run_pattern(enum order_kind kind, bool debug)
 			if (kind == RANDOM)
 				for (i = n - 1; i > 0; i--) {
 					size_t j = (size_t)rand() % (i + 1);
-					struct block t = blocks[i];
+					struct cp_block t = blocks[i];
 
 					blocks[i] = blocks[j];
 					blocks[j] = t;
@@ -476,9 +473,7 @@ static void run_pattern(enum order_kind kind, bool debug)
 				CHECK(again[i].dma == blocks[i].dma);
 		memcpy(blocks, again, n * sizeof(*blocks));
 	}
-	check_blocks(&pool, again, n);
-	free_n(&pool, again, n);
-	check_no_leak(&pool, &fd);
+	check_free_all(&pool, &fd, again, n);
 	free(blocks);
 	free(again);
 }
@@ -495,15 +490,14 @@ static void test_patterns(void **state)
 
 static void test_debug_checks(void **state)
 {
-	struct block a, b, c;
+	struct cp_block a, b, c;
 	struct fake_dma fd;
 	struct upool pool;
 	u8 *bytes;
 	u32 i;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "debug checks");
-	fake_dma_init(&fd, 0x70000000);
+	start_case(&fd, 0x70000000, "debug checks");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
@@ -549,13 +543,12 @@ static void set_link(void *block, const void *next, dma_addr_t dma)
  */
 static void test_debug_bad_links(void **state)
 {
-	struct block a, b, c, d, e;
+	struct cp_block a, b, c, d, e;
 	struct fake_dma fd;
 	struct upool pool;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "debug bad links");
-	fake_dma_init(&fd, 0x70000000);
+	start_case(&fd, 0x70000000, "debug bad links");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &a.cpu, &a.dma), 0);
 	CHECK_EQ(upool_alloc(&pool, 0, &b.cpu, &b.dma), 0);
@@ -594,24 +587,6 @@ static void test_debug_bad_links(void **state)
 	check_no_leak(&pool, &fd);
 }
 
-/* Where a bulk allocation stores each block, as the driver's chain_lookup. */
-struct bulk_sink {
-	struct block *blocks;
-	u32 calls;
-	bool out_of_order;
-};
-
-static void bulk_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
-{
-	struct bulk_sink *sink = ctx;
-
-	if (index != sink->calls)
-		sink->out_of_order = true;
-	sink->calls++;
-	sink->blocks[index].cpu = vaddr;
-	sink->blocks[index].dma = dma;
-}
-
 /*
  * Bulk allocation hands out the very blocks per-block allocation would,
  * in the same order, each once; then a whole-pool release takes them all
@@ -620,21 +595,20 @@ static void bulk_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
 static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 		     bool debug)
 {
-	struct block *bulk = alloc_array(n, sizeof(*bulk));
-	struct block *single = alloc_array(n, sizeof(*single));
-	struct bulk_sink sink = { .blocks = bulk };
+	struct cp_block *bulk = alloc_array(n, sizeof(*bulk));
+	struct cp_block *single = alloc_array(n, sizeof(*single));
+	struct cp_sink sink = { .blocks = bulk };
 	struct fake_dma fd, fd1;
 	struct upool pool, pool1;
 	u32 i;
 
-	snprintf(test_case, sizeof(test_case),
-		 "bulk size %zu align %zu boundary %zu n %u debug %d", size,
-		 align, boundary, n, debug);
-	fake_dma_init(&fd, GIB4 - (1ULL << 20));
+	start_case(&fd, GIB4 - (1ULL << 20),
+		   "bulk size %zu align %zu boundary %zu n %u debug %d", size,
+		   align, boundary, n, debug);
 	fake_dma_init(&fd1, GIB4 - (1ULL << 20));
 	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
 	CHECK_EQ(upool_init(&pool1, &fd1, size, align, boundary, 0, debug), 0);
-	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
 	CHECK_EQ(sink.calls, n);
 	CHECK(!sink.out_of_order);
 	CHECK_EQ(pool.core.nr_in_use, n);
@@ -667,7 +641,7 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 					     bulk[0].dma), -EALREADY);
 	/* The pool is as if just filled: the same blocks come back. */
 	sink.calls = 0;
-	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
 	CHECK_EQ(fd.allocs, pool.core.nr_slabs);
 	for (i = 0; i < n; i++)
 		CHECK_EQ(bulk[i].dma, single[i].dma);
@@ -699,27 +673,26 @@ static void test_bulk(void **state)
 /* Too few free blocks: nothing taken.  Freed blocks are taken first. */
 static void test_bulk_partial(void **state)
 {
-	struct block blocks[300];
-	struct bulk_sink sink = { .blocks = blocks };
+	struct cp_block blocks[300];
+	struct cp_sink sink = { .blocks = blocks };
 	struct fake_dma fd;
 	struct upool pool;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "bulk short and mixed");
-	fake_dma_init(&fd, 0x10000000);
+	start_case(&fd, 0x10000000, "bulk short and mixed");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, false), 0);
 	CHECK_EQ(upool_fill(&pool, 200), 0);
-	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 257, 0, bulk_store,
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 257, 0, cp_sink_store,
 					   &sink), -ENOMEM);
 	CHECK_EQ(sink.calls, 0);
 	CHECK_EQ(pool.core.nr_in_use, 0);
-	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 100, 0, bulk_store,
+	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 100, 0, cp_sink_store,
 					   &sink), 0);
 	free_n(&pool, &blocks[10], 5);
 	sink.calls = 0;
 	sink.blocks = &blocks[100];
 	CHECK_EQ(chainpool_core_alloc_bulk(&pool.core, 156,
-					   CHAINPOOL_ALLOC_ZERO, bulk_store,
+					   CHAINPOOL_ALLOC_ZERO, cp_sink_store,
 					   &sink), 0);
 	CHECK_EQ(sink.calls, 156);
 	CHECK(blocks[100].cpu == blocks[14].cpu);	/* last freed first */
@@ -739,21 +712,20 @@ static void test_bulk_partial(void **state)
  */
 static void test_bulk_fault(void **state)
 {
-	struct block *blocks = alloc_array(20000, sizeof(*blocks));
-	struct bulk_sink sink = { .blocks = blocks };
+	struct cp_block *blocks = alloc_array(20000, sizeof(*blocks));
+	struct cp_sink sink = { .blocks = blocks };
 	struct fake_dma fd;
 	struct upool pool;
 	u32 k;
 
 	(void)state;
 	for (k = 1; k <= 20; k++) {
-		snprintf(test_case, sizeof(test_case), "bulk fault at slab %u",
-			 k);
-		fake_dma_init(&fd, GIB4 - (1ULL << 20));
+		start_case(&fd, GIB4 - (1ULL << 20), "bulk fault at slab %u",
+			   k);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, k % 2), 0);
 		pool.fault.fail_at = k;
 		sink.calls = 0;
-		CHECK_EQ(upool_alloc_bulk(&pool, 20000, 0, bulk_store, &sink),
+		CHECK_EQ(upool_alloc_bulk(&pool, 20000, 0, cp_sink_store, &sink),
 			 -ENOMEM);
 		CHECK_EQ(sink.calls, 0);
 		CHECK_EQ(pool.core.nr_slabs, k - 1);
@@ -786,9 +758,8 @@ static void test_table_publication(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		snprintf(test_case, sizeof(test_case), "table publication debug=%d",
-			 debug);
-		fake_dma_init(&fd, 0x40000000);
+		start_case(&fd, 0x40000000, "table publication debug=%d",
+			   debug);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
 		for (i = 0; i < 2; i++) {
 			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
@@ -883,9 +854,7 @@ static void test_staged_fill(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		snprintf(test_case, sizeof(test_case), "staged fill debug=%d",
-			 debug);
-		fake_dma_init(&fd, 0x40000000);
+		start_case(&fd, 0x40000000, "staged fill debug=%d", debug);
 		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
 		for (i = 0; i < FIRST; i++)
 			CHECK_EQ(upool_grow(&pool, 0), 0);
@@ -1004,17 +973,16 @@ static void test_staged_fill(void **state)
 
 static void test_release_debug(void **state)
 {
-	struct block blocks[64];
-	struct bulk_sink sink = { .blocks = blocks };
+	struct cp_block blocks[64];
+	struct cp_sink sink = { .blocks = blocks };
 	struct fake_dma fd;
 	struct upool pool;
 	u32 i;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "release with debug");
-	fake_dma_init(&fd, 0x10000000);
+	start_case(&fd, 0x10000000, "release with debug");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
-	CHECK_EQ(upool_alloc_bulk(&pool, 64, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, 64, 0, cp_sink_store, &sink), 0);
 	for (i = 0; i < 128; i++)
 		CHECK_EQ(((u8 *)blocks[63].cpu)[i], CHAINPOOL_POISON_ALLOCATED);
 	free_n(&pool, &blocks[5], 1);
@@ -1026,7 +994,7 @@ static void test_release_debug(void **state)
 		 -EALREADY);
 	/* A stray in-use bit no allocation accounts for is reported. */
 	sink.calls = 0;
-	CHECK_EQ(upool_alloc_bulk(&pool, 10, 0, bulk_store, &sink), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, 10, 0, cp_sink_store, &sink), 0);
 	__set_bit(32, chainpool_core_table(&pool.core)->maps[0]); /* never taken */
 	CHECK_EQ(chainpool_core_release_all(&pool.core), -EIO);
 	CHECK_EQ(pool.core.nr_in_use, 0);
@@ -1036,7 +1004,7 @@ static void test_release_debug(void **state)
 
 static void test_zalloc(void **state)
 {
-	struct block a, b;
+	struct cp_block a, b;
 	struct fake_dma fd;
 	struct upool pool;
 	int debug;
@@ -1044,8 +1012,7 @@ static void test_zalloc(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		snprintf(test_case, sizeof(test_case), "zalloc debug %d", debug);
-		fake_dma_init(&fd, 0x70000000);
+		start_case(&fd, 0x70000000, "zalloc debug %d", debug);
 		CHECK_EQ(upool_init(&pool, &fd, 1000, 0, 0, 0, debug), 0);
 		CHECK_EQ(upool_alloc(&pool, CHAINPOOL_ALLOC_ZERO, &a.cpu, &a.dma),
 			 0);
@@ -1068,13 +1035,12 @@ static void test_stats(void **state)
 	struct chainpool_core_stats st;
 	struct fake_dma fd;
 	struct upool pool;
-	struct block *blocks = alloc_array(1000, sizeof(*blocks));
+	struct cp_block *blocks = alloc_array(1000, sizeof(*blocks));
 	struct chainpool_slab *kept;
 	u32 order;
 
 	(void)state;
-	snprintf(test_case, sizeof(test_case), "stats");
-	fake_dma_init(&fd, 0);
+	start_case(&fd, 0, "stats");
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	chainpool_core_get_stats(&pool.core, &st);
 	CHECK_EQ(st.blocks_total, 0);

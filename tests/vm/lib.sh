@@ -222,10 +222,8 @@ vm_parse() {
 	# top-level KTAP plans ("1..N") against top-level results
 	plan=$(echo "$klog" | sed -nE 's/^1\.\.([0-9]+)( .*)?$/\1/p' | awk '{n += $1} END {print n + 0}')
 	top=$(echo "$klog" | grep -cE '^(not )?ok [0-9]+' || true)
-	# With 2 CPUs the kernel's console output can land right after the
-	# marker, before its newline: "VMTEST-RESULT: PASS[   57.5] ..."
-	marker=$(tr -d '\r' < "$log" | sed -n 's/^VMTEST-RESULT: //p' | tail -n1 |
-		sed -E 's/^PASS\[ *[0-9]+\.[0-9]+\] .*/PASS/')
+	# the guest's own KTAP verdict (init's finish), not in the kernel log
+	marker=$(tr -d '\r' < "$log" | grep -E '^(not )?ok 1 vmtest-guest' | tail -n1)
 	REASON=""
 	add() { REASON="$REASON${REASON:+; }$*"; }
 	grep -q 'VMTEST: BEGIN' "$log" || add "guest never reached /init"
@@ -235,10 +233,12 @@ vm_parse() {
 	! echo "$klog" | grep -qE '^ *Bail out!' || add "KTAP Bail out!"
 	[ "$splats" = 0 ] || add "$splats splat line(s) in kernel log, first: $(echo "$klog" |
 		grep -m1 -E "$VMTEST_GUEST_SPLAT_RE" | cut -c1-100)"
+	# With 2 CPUs the kernel's console output can land right after the
+	# verdict, before its newline: "ok 1 vmtest-guest[   57.5] ..."
 	case $marker in
-	PASS) ;;
-	FAIL*) add "guest: ${marker#FAIL }" ;;
-	*) add "no VMTEST-RESULT marker" ;;
+	'ok 1 vmtest-guest' | 'ok 1 vmtest-guest['*) ;;
+	'not ok 1 vmtest-guest: '*) add "guest: ${marker#not ok 1 vmtest-guest: }" ;;
+	*) add "no guest verdict (ok 1 vmtest-guest)" ;;
 	esac
 	if [ -z "$REASON" ]; then VERDICT=PASS; else VERDICT=FAIL; fi
 }
