@@ -4,14 +4,18 @@
 # tests/hba/detects-faults.sh: make hbatest-reduced must go red on a
 # driver with a planted fault.  For each plant, a copy of build/tree gets
 # the fault, mpt3sas.ko is built from it for 6.1 and run.sh --reduced runs
-# with it on 6.1 (its main round); it must fail, in the check the plant concerns, after a
-# good attach:
+# with it on 6.1 (the round the plant concerns); it must fail, in the check
+# the plant concerns, after a good attach:
 #
 #   chain-elem   _base_build_sg_scmd_ieee() points each chain element one
 #                element past its chain buffer: the I/O checks fail
 #   chain-leak   detach frees the chain buffers one by one and skips the
 #                first, as a driver that lost one would: the pool keeps its
 #                slabs, and the attach/detach cycle finds the pages missing
+#   chain-lookup _base_get_chain_buffer_dma_to_chain_buffer() finds no chain
+#                (neither chainpool nor the scan): on the HBA in mcpu mode
+#                the chains stay in host memory, which works, but the HBA's
+#                count of chains in its BAR falls short (the mcpu round)
 #
 # Prints KTAP; logs in build/hbatest-plant/NAME/.
 
@@ -29,10 +33,11 @@ LOG_TAG=hba-plant
 . "$(series_env 6.1)"
 ktap_print_header
 
-# plant NAME CAUSE SED-SCRIPT: build the planted driver, run the reduced
-# hbatest with it, and expect a failure line matching CAUSE (an ERE)
+# plant NAME CAUSE SED-SCRIPT [ROUND]: build the planted driver, run the
+# reduced hbatest's ROUND (default main) with it, and expect a failure line
+# matching CAUSE (an ERE)
 plant() {
-	local name=$1 cause=$2 script=$3 work=$BUILD_ROOT/hbatest-plant/$1 f ko rc
+	local name=$1 cause=$2 script=$3 round=${4:-main} work=$BUILD_ROOT/hbatest-plant/$1 f ko rc
 	rm -rf "$work"
 	mkdir -p "$work/modules/6.1"
 	cp -r "$BUILD_ROOT/tree" "$work/tree"
@@ -44,17 +49,17 @@ plant() {
 	[ -f "$ko" ] || ktap_exit_fail_msg "$name: building the planted module failed ($work/build.log)"
 	cp "$ko" "$work/modules/6.1/"
 	rc=0
-	KERNELS=6.1 HBA_ROUNDS=main HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
+	KERNELS=6.1 HBA_ROUNDS=$round HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
 		"$here/run.sh" --reduced > "$work/run.log" 2>&1 || rc=$?
-	grep -E '^# 6\.1 plain main: .*(FAIL|ok 1 insmod)' "$work/run.log" || true
+	grep -E "^# 6\.1 plain $round: .*(FAIL|ok 1 insmod)" "$work/run.log" || true
 	ktap_test_result "$name planted: hbatest goes red with '$cause' (rc $rc, $work/run.log)" \
-		went_red "$work/run.log" "$cause" "$rc"
+		went_red "$work/run.log" "$cause" "$rc" "$round"
 }
 
-# went_red LOG CAUSE RC: the run failed, after a good insmod, with CAUSE
+# went_red LOG CAUSE RC ROUND: the run failed, after a good insmod, with CAUSE
 went_red() {
-	[ "$3" != 0 ] && grep -qE '^# 6\.1 plain main: hba: ok 1 insmod' "$1" &&
-		grep -qE "^# 6\.1 plain main: $2" "$1"
+	[ "$3" != 0 ] && grep -qE "^# 6\.1 plain $4: hba[a-z-]*: ok 1 insmod" "$1" &&
+		grep -qE "^# 6\.1 plain $4: $2" "$1"
 }
 
 plant chain-elem 'hba: FAIL: (direct I/O|the I/O|task abort)' \
@@ -62,4 +67,7 @@ plant chain-elem 'hba: FAIL: (direct I/O|the I/O|task abort)' \
 plant chain-leak 'hba-cycles: FAIL: .*free pages missing' '
 	s/bool released = cp_dmapool_release_all(ioc->chain_dma_pool);/bool released = false; \/* PLANTED *\//
 	s/if (ct \&\& ct->chain_buffer)$/if (ct \&\& ct->chain_buffer \&\& (i || j != ioc->chains_per_prp_buffer)) \/* PLANTED *\//'
+plant chain-lookup 'hba-mcpu: FAIL: chain lookup' '
+	s/chain_buffer = cp_dmapool_dma_to_virt(/chain_buffer = NULL; \/* PLANTED *\/ (void)cp_dmapool_dma_to_virt(/
+	s/^\tfor (index = 0; index < ioc->scsiio_depth; index++) {$/\treturn NULL; \/* PLANTED *\/\n\0/' mcpu
 ktap_finished

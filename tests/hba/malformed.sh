@@ -5,7 +5,10 @@
 # requests through QEMU's qtest protocol (no guest): a handshake of zero
 # dwords, IOC Init with bad depths and garbage addresses, request
 # descriptors with bad SMIDs and types, an SGL that chains to itself, bad
-# reply queue indexes.  Each must leave the IOC in FAULT (with its code)
+# reply queue indexes; then a second HBA in mcpu mode (MPI 2.0, frames and
+# chains in its BAR): IOC Init with a reply post queue depth that is not a
+# multiple of 16 (as the MCPU driver sends), an MPI SGL whose chain loops.
+# Each must leave the IOC in FAULT (with its code)
 # or get an error status; a diag reset brings it back to READY, and QEMU
 # must still answer at the end (no crash, no assert).  Prints KTAP, a
 # result per check (tests/lib/ktap.sh), and "N passed, N failed".
@@ -21,7 +24,10 @@ mkfifo "$dir/in"
 	-qtest stdio -display none -nodefaults \
 	-device sas3008,addr=04.0,id=hba -m 256M \
 	-blockdev driver=null-co,node-name=n0,size=1048576 \
-	-device scsi-hd,drive=n0,bus=hba.0,scsi-id=0 <"$dir/in" >"$dir/out" 2>"$dir/err" &
+	-device scsi-hd,drive=n0,bus=hba.0,scsi-id=0 \
+	-device sas3008,addr=05.0,id=hba2,mcpu=on \
+	-blockdev driver=null-co,node-name=n1,size=1048576 \
+	-device scsi-hd,drive=n1,bus=hba2.0,scsi-id=0 <"$dir/in" >"$dir/out" 2>"$dir/err" &
 qpid=$!
 exec 3>"$dir/in"
 # shellcheck source=tests/lib/ktap.sh
@@ -40,7 +46,9 @@ send() {
 	done
 	sed -n '/^\(OK\|FAIL\|ERR\)/p' "$dir/out" | sed -n "${want}p"
 }
-cfg() { send "outl 0xcf8 $((0x80002000 | $1))" >/dev/null; send "outl 0xcfc $2" >/dev/null; }
+# cfg OFFSET VALUE: config space of device $slot (04.0, then 05.0)
+slot=4
+cfg() { send "outl 0xcf8 $((0x80000000 | (slot << 11) | $1))" >/dev/null; send "outl 0xcfc $2" >/dev/null; }
 wr() { send "writel $((bar + $1)) $2" >/dev/null; }
 rd() { send "readl $((bar + $1))" | awk '{print $2}'; }
 state() { printf '0x%08x' $(($(rd 0) & 0xf0000000)); }
@@ -142,6 +150,51 @@ ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
 
 diag_reset
 ktap_test_result "QEMU still answers: READY" [ "$(state)" = 0x10000000 ]
+
+# The HBA in mcpu mode: its 4 MiB 32-bit memory BAR 1 at 0xe1000000
+slot=5
+bar=0xe1000000
+cfg 0x14 $bar
+cfg 0x04 6
+ktap_test_result "mcpu: READY after reset" [ "$(state)" = 0x10000000 ]
+words=$(handshake 0x03000000 0 0)
+ktap_test_result "mcpu: IOC Facts of MPI 2.0, RequestCredit 32" \
+	[ "$(echo "$words" | awk '{print $1, $13}')" = "512 32" ]
+# IOC Init with a reply post queue as deep as the free queue (17), posting
+# at 0x600000; the reply frames of the free queue above, cleared
+handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00110011 \
+	0 0 0x100000 0 0x600000 0 0x300000 0 0 0 >/dev/null
+ktap_test_result "mcpu: IOC Init with queues of 17: OPERATIONAL" [ "$(state)" = 0x20000000 ]
+send "writel 0x40000c 0" >/dev/null
+wr 0x48 16
+wr 0x6c 0
+# a SCSI IO frame in the BAR (SMID 1: 256 + 128) whose SGL chains (32-bit
+# chain element at ChainOffset 0x60) to a segment in the BAR that holds a
+# simple element and a chain back to itself (NextChainOffset 8 bytes)
+f=$((bar + 0x180))
+seg=$((bar + 0x10000))
+send "writel $f 0x00180009" >/dev/null                   # ChainOffset 0x18 dwords
+send "writel $((f + 0x14)) 0x00000018" >/dev/null        # SGLOffset0 0x60
+send "writel $((f + 0x1c)) 512" >/dev/null
+send "writel $((f + 0x24)) 10" >/dev/null
+send "writel $((f + 0x3c)) 0x02000000" >/dev/null
+send "writel $((f + 0x40)) 0x00000028" >/dev/null
+send "writel $((f + 0x60)) 0x30020010" >/dev/null        # chain, next at 8, 16 bytes
+send "writel $((f + 0x64)) $seg" >/dev/null
+send "writel $seg 0x10000200" >/dev/null                 # simple, 512 bytes
+send "writel $((seg + 4)) 0x500000" >/dev/null
+send "writel $((seg + 8)) 0x30020010" >/dev/null         # chain to itself
+send "writel $((seg + 12)) $seg" >/dev/null
+wr 0xc0 $((1 << 16))
+wr 0xc4 $((9 << 16))
+ktap_test_result "mcpu: an MPI chain that loops: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
+desc=$(send "readq 0x600000" | awk '{print $2}')
+ktap_test_result "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
+frame=$((desc >> 32))
+st=$(send "readl $((frame + 0x0c))" | awk '{print $2}')
+ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
+diag_reset
+ktap_test_result "mcpu: diag reset: READY" [ "$(state)" = 0x10000000 ]
 ktap_test_result "QEMU is still running" kill -0 "$qpid"
 clean_err() { ! grep -qiE 'assert|abort|segmentation' "$dir/err"; }
 ktap_test_result "no assertion or crash on stderr" clean_err

@@ -19,6 +19,10 @@
 #             one rmmod, one shutdown; HBA_TIMING_BOOTS boots each
 #   unplug    hba-unplug: device_del of the HBA during I/O (unplug.py
 #             answers the guest's request on its QMP socket)
+#   mcpu      hba-mcpu on the HBA with mcpu=on (an MPI 2.0 MCPU endpoint,
+#             which the driver double-buffers through its BAR): the chain
+#             lookup of _clone_sg_entries() finds every chain (full run:
+#             with chainpool and dma_pool)
 #
 # --reduced (make check): 6.1 and 6.12, plain, max_sgl_entries=256 with
 # chainpool: one of each check.
@@ -32,7 +36,8 @@
 # and build/hbatest/table.md (tests/hba/results.py).
 #
 # Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
-# "@script args" per line), HBA_ROUNDS (the rounds to run, e.g. "main"),
+# "@script args" per line), HBA_MCPU_PLAN (the mcpu round's), HBA_ROUNDS
+# (the rounds to run, e.g. "main"),
 # HBA_TIMING_BOOTS (default 2), HBA_TIMEOUT (seconds per guest), HBA_DIR
 # (output, default build/hbatest), HBA_QEMU_ARGS (more QEMU options),
 # VMTEST_* knobs.  The modules come from build/modules/<series>/ (`make
@@ -71,7 +76,8 @@ if [ $variant = reduced ]; then
 @hba-cycles 1 256 chainpool
 @hba-pool-timing 64 1
 @hba 256 chainpool 8 1 keep"}
-	rounds=${HBA_ROUNDS:-main unplug}
+	rounds=${HBA_ROUNDS:-main unplug mcpu}
+	mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
 	unplug_jobs=2
 else
 	kernels=${KERNELS:-5.10 6.1 6.12 sid}
@@ -95,8 +101,10 @@ else
 				rounds="$rounds timing-$a-$b"
 			done
 		done
-		rounds="$rounds unplug"
+		rounds="$rounds unplug mcpu"
 	fi
+	mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4
+@hba-mcpu 256 dma_pool 4"}
 	unplug_jobs=4
 fi
 mkdir -p "$out"
@@ -162,11 +170,12 @@ stall=120000
 printf 'hbatest-stall %s\n' "$token" |
 	dd of="$disk" bs=512 seek=$stall conv=notrunc status=none
 
-# the HBA behind a PCIe root port, as in a server: hot-pluggable
+# the HBA behind a PCIe root port, as in a server: hot-pluggable; a
+# round's own HBA options replace @HBA_OPTS@ (round_hba_opts)
 args="-L /usr/share/qemu -L /usr/share/seabios ${HBA_QEMU_ARGS:-}
 -cpu max
 -device pcie-root-port,id=rp0,chassis=1,slot=1
--device sas3008,id=hba,bus=rp0,stall_lba=$stall
+-device sas3008,id=hba,bus=rp0,stall_lba=$stall@HBA_OPTS@
 -drive if=none,id=d0,file=$disk,format=raw,snapshot=on,cache=writeback
 -device scsi-hd,drive=d0,bus=hba.0,scsi-id=0"
 # QMP sockets for unplug.py, in a short path of their own
@@ -183,7 +192,15 @@ round_plan() {
 		printf '@hba 256 %s 4 1\n@hba 256 %s 4 1 keep\n' "$a" "$a"
 		;;
 	unplug) echo "@hba-unplug 256 chainpool $unplug_jobs" ;;
-	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug)" ;;
+	mcpu) echo "$mcpu_plan" ;;
+	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug, mcpu)" ;;
+	esac
+}
+
+# round_hba_opts ROUND: the HBA's device options of a round
+round_hba_opts() {
+	case $1 in
+	mcpu) echo ",mcpu=on" ;;
 	esac
 }
 
@@ -208,7 +225,8 @@ for round in $rounds; do
 	set +e
 	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
 		VMTEST_TIMEOUT=${HBA_TIMEOUT:-600} VMTEST_STEPS=$(round_plan "$round") \
-		VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu VMTEST_QEMU_ARGS=$args \
+		VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu \
+		VMTEST_QEMU_ARGS=${args/@HBA_OPTS@/$(round_hba_opts "$round")} \
 		VMTEST_QMP=$qmpdir \
 		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2

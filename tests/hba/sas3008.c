@@ -12,6 +12,12 @@
  * ordinary scsi-hd devices on the adapter's bus, one per phy (scsi-id =
  * phy number, LUN 0).
  *
+ * With mcpu=on it is instead an MPI 2.0 PCIe switch management endpoint
+ * (1000:02b0), which the driver double-buffers through its memory BAR
+ * (is_mcpu_endpoint): request frames, chain segments and write data are
+ * cloned into the BAR, which is RAM from offset 256 on, and the SGLs are
+ * MPI ones with 32-bit elements.
+ *
  * A malformed request gets the error status real firmware returns, or puts
  * the IOC into the FAULT state with a logged fault code (see FAULT_*); the
  * guest recovers with a diagnostic reset.
@@ -58,10 +64,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
  * the most chain segments in one.
  */
 #define STAT_CAP                0xd0
-#define STAT_CAP_SIZE           16
+#define STAT_CAP_SIZE           20
 #define STAT_IOS                (STAT_CAP + 4)
 #define STAT_CHAINED_IOS        (STAT_CAP + 8)
 #define STAT_MAX_CHAINS         (STAT_CAP + 12)
+#define STAT_BAR_CHAINED_IOS    (STAT_CAP + 16) /* chains in the BAR (mcpu) */
 #define PCIE_CAP                0x68    /* clear of STAT_CAP: 0x3c bytes */
 #define SUP_REPLY_POST_GROUPS   12
 
@@ -70,6 +77,25 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define MSIX_TABLE_OFFSET       0xe000
 #define MSIX_PBA_OFFSET         0xf800
 #define MSIX_MAX_VECTORS        96
+
+/*
+ * mcpu=on: the driver's BAR layout for an MCPU endpoint (_clone_sg_entries()
+ * in mpt3sas_base.c): registers up to 256, then request frames (SMID x frame
+ * size), the reply free clone (512 bytes from (RequestCredit + 1) frames on),
+ * MaxChainDepth frame-sized chain segments per SMID, 64 KiB of data per SMID;
+ * 4 MiB in all, below 4 GiB.  The MSI-X table and PBA are in the last 4 KiB.
+ */
+#define MCPU_DEVICE_ID          0x02b0  /* MPI2_MFGPAGE_DEVID_SWITCH_MPI_EP */
+#define MCPU_MMIO_SIZE          0x400000
+#define MCPU_REGS_SIZE          0x100   /* MPI_FRAME_START_OFFSET */
+#define MCPU_MSIX_TABLE_OFFSET  (MCPU_MMIO_SIZE - 0x1000)
+#define MCPU_MSIX_PBA_OFFSET    (MCPU_MMIO_SIZE - 0x800)
+#define MCPU_RAM_SIZE           (MCPU_MSIX_TABLE_OFFSET - MCPU_REGS_SIZE)
+#define MCPU_REPLY_FREE_CLONE   512     /* REPLY_FREE_POOL_SIZE */
+#define MCPU_IO_SIZE            0x10000
+#define MCPU_REQUEST_CREDIT     32      /* "based on maxCredit 32" */
+#define MCPU_HI_PRIORITY_CREDIT 5       /* the driver's hi_priority_depth */
+#define MCPU_MAX_CHAIN_DEPTH    3       /* MCPU_MAX_CHAINS_PER_IO */
 
 /* Doorbell */
 #define IOC_STATE_RESET         0x00000000
@@ -142,8 +168,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define IEEE_FLAGS_ADDR_MASK    0x03
 #define MPI_SGE_FLAGS_ELEMENT_MASK 0x30
 #define MPI_SGE_FLAGS_SIMPLE    0x10
+#define MPI_SGE_FLAGS_CHAIN     0x30
+#define MPI_SGE_FLAGS_LOCAL     0x08
 #define MPI_SGE_FLAGS_HOST_TO_IOC 0x04
 #define MPI_SGE_FLAGS_64BIT     0x02
+#define MPI_SGE_FLAGS_END_OF_LIST 0x01
 #define SGL_MAX_ELEMENTS        4096
 
 /* SCSI IO */
@@ -241,9 +270,12 @@ enum { HS_NONE, HS_WRITE, HS_READ };
 
 struct SAS3008State {
     PCIDevice dev;
-    MemoryRegion mmio;
+    MemoryRegion mmio;              /* mcpu: a container of the three below */
     MemoryRegion io;
+    MemoryRegion mcpu_regs;
+    MemoryRegion mcpu_ram;
     SCSIBus bus;
+    bool mcpu;
 
     /* properties: the IOC Facts of a SAS 9300-8i by default */
     uint64_t sas_addr;
@@ -657,8 +689,113 @@ static bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
     *len = fl & 0xffffff;
     *to_ioc = flags & MPI_SGE_FLAGS_HOST_TO_IOC;
     *addr = (flags & MPI_SGE_FLAGS_64BIT) ? ldq_le_p(sge + 4) :
-            ldl_le_p(sge + 4);
+            (uint32_t)ldl_le_p(sge + 4);
     return true;
+}
+
+/* Does [@addr, @addr + @len) lie in the RAM of the mcpu BAR? */
+static bool sas3008_in_bar_ram(SAS3008State *s, uint64_t addr, uint32_t len)
+{
+    pcibus_t bar = pci_get_bar_addr(&s->dev, 1);
+
+    return s->mcpu && bar != PCI_BAR_UNMAPPED &&
+           addr >= bar + MCPU_REGS_SIZE &&
+           addr + len <= bar + MCPU_REGS_SIZE + MCPU_RAM_SIZE;
+}
+
+/*
+ * Walk an MPI 2.0 SGL of simple and chain elements, 32- or 64-bit each
+ * (Mpi2SGESimple32/64, Mpi2SGEChain32/64), that starts at @off in the request
+ * frame @frame: a chain element must sit where the frame's ChainOffset, then
+ * the previous chain's NextChainOffset, says (in dwords); its Length is the
+ * size of the next segment, at most a request frame (MPI 2.0 chain segments
+ * are frame sized).  The list must end with END_OF_LIST.  Adds the simple
+ * elements to @qsg; counts the chain segments in *nchains, those in the
+ * mcpu BAR in *bar_chains.  Returns an IOCStatus.
+ */
+static uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
+                                uint32_t frame_len, uint32_t off,
+                                QEMUSGList *qsg, uint32_t *nchains,
+                                uint32_t *bar_chains)
+{
+    uint8_t seg[REPLY_MAX];
+    const uint8_t *p = frame;
+    uint32_t seg_len = frame_len, chain_at = frame[2] * 4;
+    uint32_t elements = 0;
+
+    *nchains = 0;
+    *bar_chains = 0;
+    while (off + 8 <= seg_len) {
+        uint32_t fl = ldl_le_p(p + off);
+        uint8_t flags = fl >> 24;
+        uint32_t esize = (flags & MPI_SGE_FLAGS_64BIT) ? 12 : 8;
+        uint64_t addr;
+        uint32_t len, next;
+
+        if (off + esize > seg_len || (flags & MPI_SGE_FLAGS_LOCAL)) {
+            return ST_INVALID_SGL;
+        }
+        addr = esize == 12 ? ldq_le_p(p + off + 4) :
+               (uint32_t)ldl_le_p(p + off + 4);
+        switch (flags & MPI_SGE_FLAGS_ELEMENT_MASK) {
+        case MPI_SGE_FLAGS_SIMPLE:
+            if (chain_at && off == chain_at) {
+                return ST_INVALID_SGL;  /* the chain is missing */
+            }
+            len = fl & 0xffffff;
+            if (len) {
+                if (++elements > SGL_MAX_ELEMENTS) {
+                    return ST_INVALID_SGL;
+                }
+                qemu_sglist_add(qsg, addr, len);
+            }
+            if (flags & MPI_SGE_FLAGS_END_OF_LIST) {
+                return ST_SUCCESS;
+            }
+            off += esize;
+            break;
+        case MPI_SGE_FLAGS_CHAIN:
+            len = fl & 0xffff;
+            next = ((fl >> 16) & 0xff) * 4;
+            if (!chain_at || off != chain_at || len < 8 ||
+                len > s->req_frame_bytes || (next && next + 8 > len) ||
+                *nchains >= s->max_chain_depth) {
+                return ST_INVALID_SGL;
+            }
+            if (pci_dma_read(&s->dev, addr, seg, len) != MEMTX_OK) {
+                return ST_INVALID_SGL;
+            }
+            (*nchains)++;
+            if (sas3008_in_bar_ram(s, addr, len)) {
+                (*bar_chains)++;
+            }
+            p = seg;
+            seg_len = len;
+            chain_at = next;
+            off = 0;
+            break;
+        default:
+            return ST_INVALID_SGL;      /* no transaction context here */
+        }
+    }
+    return ST_INVALID_SGL;              /* no END_OF_LIST */
+}
+
+/* Copy @len bytes between @buf and the memory @qsg describes. */
+static void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
+                             uint32_t len, bool to_guest)
+{
+    int i;
+
+    for (i = 0; i < qsg->nsg && len; i++) {
+        uint32_t l = MIN(qsg->sg[i].len, len);
+
+        pci_dma_rw(&s->dev, qsg->sg[i].base, buf, l,
+                   to_guest ? DMA_DIRECTION_FROM_DEVICE :
+                   DMA_DIRECTION_TO_DEVICE, MEMTXATTRS_UNSPECIFIED);
+        buf += l;
+        len -= l;
+    }
 }
 
 /* Configuration pages */
@@ -702,9 +839,9 @@ static size_t sas3008_config_page(SAS3008State *s, uint8_t type,
     case PAGETYPE_MANUFACTURING:
         if (num == 0) {
             len = 0x4c;
-            cfg_str(p + 0x04, "LSISAS3008", 16);
+            cfg_str(p + 0x04, s->mcpu ? "SWITCH_MPI_EP" : "LSISAS3008", 16);
             cfg_str(p + 0x14, "C0", 8);
-            cfg_str(p + 0x1c, "SAS9300-8i", 16);
+            cfg_str(p + 0x1c, s->mcpu ? "MCPU-EP" : "SAS9300-8i", 16);
             cfg_str(p + 0x2c, "QEMU", 16);
             cfg_str(p + 0x3c, "mpt3sas-cp", 16);
         } else if (num == 11) {
@@ -878,6 +1015,28 @@ static size_t sas3008_config_page(SAS3008State *s, uint8_t type,
     return len;
 }
 
+/*
+ * The page buffer of a config request: its first simple element, or with
+ * mcpu=on the whole MPI SGL (the driver may have moved it into the BAR).
+ */
+static bool sas3008_config_sgl(SAS3008State *s, const uint8_t *req,
+                               QEMUSGList *qsg)
+{
+    uint32_t buflen, n, nbar;
+    uint64_t buf;
+    bool to_ioc;
+
+    if (s->mcpu) {
+        return sas3008_mpi_sgl(s, req, s->req_frame_bytes, 0x1c, qsg, &n,
+                               &nbar) == ST_SUCCESS;
+    }
+    if (!sas3008_mpi_sge(req + 0x1c, &buf, &buflen, &to_ioc)) {
+        return false;
+    }
+    qemu_sglist_add(qsg, buf, buflen);
+    return true;
+}
+
 static void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
                            const uint8_t *req)
 {
@@ -888,11 +1047,10 @@ static void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
     uint8_t exttype = type == PAGETYPE_EXTENDED ? req[0x06] : 0;
     uint32_t addr = ldl_le_p(req + 0x18);
     uint16_t status;
-    uint64_t buf;
-    uint32_t buflen;
-    bool to_ioc;
+    QEMUSGList qsg;
     size_t len;
 
+    pci_dma_sglist_init(&qsg, &s->dev, 2);
     if (action == CFG_ACTION_HEADER) {
         /* the header of the page type, whatever the page address */
         switch (exttype) {
@@ -930,31 +1088,31 @@ static void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
     case CFG_ACTION_READ_DEFAULT:
     case CFG_ACTION_READ_NVRAM:
     case CFG_ACTION_GET_CHANGEABLE:
-        if (!sas3008_mpi_sge(req + 0x1c, &buf, &buflen, &to_ioc)) {
+        if (!sas3008_config_sgl(s, req, &qsg)) {
             status = ST_INVALID_SGL;
             break;
         }
         if (action == CFG_ACTION_GET_CHANGEABLE) {
             memset(page + (exttype ? 8 : 4), 0, len - (exttype ? 8 : 4));
         }
-        pci_dma_write(&s->dev, buf, page, MIN(buflen, len));
+        sas3008_sgl_copy(s, &qsg, page, MIN(qsg.size, len), true);
         break;
     case CFG_ACTION_WRITE_CURRENT:
     case CFG_ACTION_WRITE_NVRAM:
-        if (!sas3008_mpi_sge(req + 0x1c, &buf, &buflen, &to_ioc)) {
+        if (!sas3008_config_sgl(s, req, &qsg)) {
             status = ST_INVALID_SGL;
             break;
         }
         /* IO unit 1, SAS IO unit 1 and manufacturing 11 are writable */
         if (type == PAGETYPE_IO_UNIT && num == 1) {
-            uint8_t w[8];
+            uint8_t w[8] = { 0 };
 
-            pci_dma_read(&s->dev, buf, w, MIN(buflen, sizeof(w)));
+            sas3008_sgl_copy(s, &qsg, w, MIN(qsg.size, sizeof(w)), false);
             s->iounit1_flags = ldl_le_p(w + 4);
         } else if (type == PAGETYPE_MANUFACTURING && num == 11) {
-            uint8_t w[12];
+            uint8_t w[12] = { 0 };
 
-            pci_dma_read(&s->dev, buf, w, MIN(buflen, sizeof(w)));
+            sas3008_sgl_copy(s, &qsg, w, MIN(qsg.size, sizeof(w)), false);
             s->manu11_eedp_tag_mode = w[9];
         } else if (!(exttype == EXTPAGETYPE_SAS_IO_UNIT && num == 1)) {
             status = ST_CONFIG_INVALID_ACTION;
@@ -967,6 +1125,7 @@ static void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
         break;
     }
 out:
+    qemu_sglist_destroy(&qsg);
     stw_le_p(reply + 0x0e, status);
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
@@ -1047,7 +1206,7 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     uint32_t cdb_len = lduw_le_p(frame + 0x24) & 0x3f;
     uint32_t sgl_off = frame[0x14] * 4;
     uint16_t status;
-    uint32_t chains = 0;
+    uint32_t chains = 0, bar_chains = 0;
     int32_t n;
 
     if (s->smid_req[smid]) {
@@ -1070,12 +1229,19 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     r->handle = handle;
     memcpy(r->frame, frame, MIN(s->req_frame_bytes, REPLY_MAX));
     r->data_length = ldl_le_p(frame + 0x1c);
-    r->sense_addr = ((uint64_t)s->sense_high << 32) | ldl_le_p(frame + 0x0c);
+    r->sense_addr = ((uint64_t)s->sense_high << 32) |
+                    (uint32_t)ldl_le_p(frame + 0x0c);
     r->sense_len = frame[0x12];
     r->cancel_status = ST_SCSI_TASK_TERMINATED;
     pci_dma_sglist_init(&r->qsg, &s->dev, 4);
-    status = sas3008_ieee_sgl(s, frame, s->req_frame_bytes,
-                              sgl_off ? sgl_off : 0x60, &r->qsg, &chains);
+    if (s->mcpu) {
+        status = sas3008_mpi_sgl(s, frame, s->req_frame_bytes,
+                                 sgl_off ? sgl_off : 0x60, &r->qsg, &chains,
+                                 &bar_chains);
+    } else {
+        status = sas3008_ieee_sgl(s, frame, s->req_frame_bytes,
+                                  sgl_off ? sgl_off : 0x60, &r->qsg, &chains);
+    }
     if (status != ST_SUCCESS) {
         qemu_log_mask(LOG_GUEST_ERROR, "sas3008: SMID %u: invalid SGL\n",
                       smid);
@@ -1091,6 +1257,12 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
                      pci_get_long(s->dev.config + STAT_CHAINED_IOS) + 1);
         if (chains > pci_get_long(s->dev.config + STAT_MAX_CHAINS)) {
             pci_set_long(s->dev.config + STAT_MAX_CHAINS, chains);
+        }
+        if (bar_chains == chains) {
+            /* every chain segment was the driver's clone in the BAR */
+            pci_set_long(s->dev.config + STAT_BAR_CHAINED_IOS,
+                         pci_get_long(s->dev.config + STAT_BAR_CHAINED_IOS) +
+                         1);
         }
     }
     s->smid_req[smid] = r;
@@ -1293,8 +1465,22 @@ static void sas3008_request(SAS3008State *s, uint32_t lo, uint32_t hi)
         return;
     }
     memset(frame, 0, sizeof(frame));
-    pci_dma_read(&s->dev, s->req_base + (uint64_t)smid * s->req_frame_bytes,
-                 frame, MIN(s->req_frame_bytes, sizeof(frame)));
+    if (s->mcpu) {
+        /* the driver's clone of the frame in the BAR, not host memory */
+        uint64_t off = (uint64_t)smid * s->req_frame_bytes;
+        uint32_t len = MIN(s->req_frame_bytes, sizeof(frame));
+
+        if (off + len > MCPU_RAM_SIZE) {
+            sas3008_fault(s, FAULT_BAD_SMID, "SMID beyond the BAR's frames");
+            return;
+        }
+        memcpy(frame, (uint8_t *)memory_region_get_ram_ptr(&s->mcpu_ram) + off,
+               len);
+    } else {
+        pci_dma_read(&s->dev,
+                     s->req_base + (uint64_t)smid * s->req_frame_bytes,
+                     frame, MIN(s->req_frame_bytes, sizeof(frame)));
+    }
     fn = frame[3];
     switch (type) {
     case REQ_TYPE_SCSI_IO:
@@ -1380,8 +1566,13 @@ static void sas3008_ioc_facts(SAS3008State *s, const uint8_t *req)
     uint8_t r[0x44];
 
     sas3008_reply_header(r, req, sizeof(r), ST_SUCCESS);
-    stw_le_p(r + 0x00, 0x0205);                 /* MPI 2.5 */
-    stw_le_p(r + 0x04, 0x2a00);                 /* header version */
+    if (s->mcpu) {
+        stw_le_p(r + 0x00, 0x0200);             /* MPI 2.0 */
+        stw_le_p(r + 0x04, 0x1e00);             /* header version */
+    } else {
+        stw_le_p(r + 0x00, 0x0205);             /* MPI 2.5 */
+        stw_le_p(r + 0x04, 0x2a00);             /* header version */
+    }
     r[0x14] = s->max_chain_depth;
     r[0x15] = s->who_init;
     r[0x16] = 1;                                /* ports */
@@ -1394,7 +1585,8 @@ static void sas3008_ioc_facts(SAS3008State *s, const uint8_t *req)
              0x00000004);                       /* task set full */
     stl_le_p(r + 0x20, s->fw_version);
     stw_le_p(r + 0x24, s->request_frame_size);
-    stw_le_p(r + 0x26, s->max_chain_seg_size);
+    /* reserved in MPI 2.0: chain segments are request frames */
+    stw_le_p(r + 0x26, s->mcpu ? 0 : s->max_chain_seg_size);
     stw_le_p(r + 0x28, 32);                     /* initiators */
     stw_le_p(r + 0x2a, 1024);                   /* targets */
     stw_le_p(r + 0x2c, 64);                     /* expanders */
@@ -1441,7 +1633,7 @@ static void sas3008_ioc_init(SAS3008State *s, const uint8_t *req)
     if (s->state != IOC_STATE_READY) {
         status = ST_INVALID_FUNCTION;
     } else if (frame < 0x60 || frame > REPLY_MAX ||
-               post_depth < 16 || post_depth % 16 ||
+               post_depth < 16 || (post_depth % 16 && !s->mcpu) ||
                post_depth > s->max_reply_post_depth ||
                free_depth < 16 || queues > s->msix_vectors ||
                (req[0x07] & 0x01)) {            /* no RDPQ array mode */
@@ -1808,13 +2000,53 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
         return;
     }
     dev->config[PCI_INTERRUPT_PIN] = 0x01;
-    memory_region_init_io(&s->mmio, OBJECT(s), &sas3008_mmio_ops, s,
-                          "sas3008-mmio", MMIO_SIZE);
     memory_region_init_io(&s->io, OBJECT(s), &sas3008_mmio_ops, s,
                           "sas3008-io", IO_SIZE);
     pci_register_bar(dev, 0, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
-    pci_register_bar(dev, 1, PCI_BASE_ADDRESS_SPACE_MEMORY |
-                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
+    if (s->mcpu) {
+        uint32_t rs = s->request_frame_size * 4, credit, end;
+        Error *err = NULL;
+
+        /* the MCPU's IOC Facts, which the driver's BAR layout assumes */
+        s->request_credit = MCPU_REQUEST_CREDIT;
+        s->hi_priority_credit = MCPU_HI_PRIORITY_CREDIT;
+        s->max_chain_depth = MCPU_MAX_CHAIN_DEPTH;
+        credit = s->request_credit + 1;
+        /*
+         * the end of the data buffer of the last SMID (request credit and
+         * high priority SMIDs): _base_get_buffer_bar0()
+         */
+        end = MCPU_REGS_SIZE + credit * rs + MCPU_REPLY_FREE_CLONE +
+              (credit + 2) * s->max_chain_depth * rs +
+              (s->request_credit + s->hi_priority_credit + 1) * MCPU_IO_SIZE;
+        if (end > MCPU_MSIX_TABLE_OFFSET) {
+            error_setg(errp, "mcpu: the driver's BAR layout does not fit");
+            return;
+        }
+        pci_config_set_device_id(dev->config, MCPU_DEVICE_ID);
+        pci_set_word(dev->config + PCI_SUBSYSTEM_ID, MCPU_DEVICE_ID);
+        /* registers, then RAM for the driver's clones; 32-bit addresses */
+        memory_region_init(&s->mmio, OBJECT(s), "sas3008-mcpu-bar",
+                           MCPU_MMIO_SIZE);
+        memory_region_init_io(&s->mcpu_regs, OBJECT(s), &sas3008_mmio_ops, s,
+                              "sas3008-mcpu-regs", MCPU_REGS_SIZE);
+        memory_region_add_subregion(&s->mmio, 0, &s->mcpu_regs);
+        /* unmigratable like the device: no RAM block to register */
+        memory_region_init_ram_nomigrate(&s->mcpu_ram, OBJECT(s),
+                                         "sas3008-mcpu-ram", MCPU_RAM_SIZE,
+                                         &err);
+        if (err) {
+            error_propagate(errp, err);
+            return;
+        }
+        memory_region_add_subregion(&s->mmio, MCPU_REGS_SIZE, &s->mcpu_ram);
+        pci_register_bar(dev, 1, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->mmio);
+    } else {
+        memory_region_init_io(&s->mmio, OBJECT(s), &sas3008_mmio_ops, s,
+                              "sas3008-mmio", MMIO_SIZE);
+        pci_register_bar(dev, 1, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                         PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
+    }
     if (pci_add_capability(dev, PCI_CAP_ID_VNDR, STAT_CAP, STAT_CAP_SIZE,
                            errp) < 0) {
         return;
@@ -1826,8 +2058,11 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
         return;
     }
     if (s->use_msix) {
-        if (msix_init(dev, s->msix_vectors, &s->mmio, 1, MSIX_TABLE_OFFSET,
-                      &s->mmio, 1, MSIX_PBA_OFFSET, 0, errp)) {
+        if (msix_init(dev, s->msix_vectors, &s->mmio, 1,
+                      s->mcpu ? MCPU_MSIX_TABLE_OFFSET : MSIX_TABLE_OFFSET,
+                      &s->mmio, 1,
+                      s->mcpu ? MCPU_MSIX_PBA_OFFSET : MSIX_PBA_OFFSET,
+                      0, errp)) {
             return;
         }
         for (uint32_t i = 0; i < s->msix_vectors; i++) {
@@ -1889,6 +2124,7 @@ static Property sas3008_properties[] = {
                        max_reply_post_depth, 0xfff0),
     DEFINE_PROP_UINT32("fw_version", SAS3008State, fw_version, 0x10000100),
     DEFINE_PROP_UINT64("stall_lba", SAS3008State, stall_lba, UINT64_MAX),
+    DEFINE_PROP_BOOL("mcpu", SAS3008State, mcpu, false),
     DEFINE_PROP_END_OF_LIST(),
 };
 
