@@ -27,9 +27,11 @@
 #                        (seconds; build/bench-core/)
 #   make qemu            Debian 12's QEMU with our emulated SAS3008 HBA
 #                        (tests/hba/, into build/qemu/; cached)
-#   make hbatest         mpt3sas.ko on the emulated HBA in QEMU: attach,
-#                        chain pool, disk, direct I/O, rmmod (build/hbatest/);
-#                        make hbatest-reduced: one attach on 6.1
+#   make hbatest         mpt3sas.ko on the emulated HBA in QEMU on 5.10, 6.1,
+#                        6.12 and sid: attach, chain pool, direct I/O, rmmod,
+#                        cycles, shutdown, hot-unplug, the timing tool, and
+#                        in-tree against ours (build/hbatest/table.md);
+#                        make hbatest-reduced: one of each on 6.1 and 6.12
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
 #
 # Everything generated lives in build/.
