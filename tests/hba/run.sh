@@ -202,6 +202,19 @@ round_plan() {
 	esac
 }
 
+# round_setups ROUND: the setups a round boots.  The mcpu round runs
+# without the IOMMU only: iommu-dma (6.1 on) maps a request's pages to one
+# segment, so nothing is chained for the lookup to find, and the driver's
+# _clone_sg_entries() then copies each merged segment from one
+# scatterlist entry's page (sg_virt()), which corrupts MCPU writes: an
+# upstream limitation of those endpoints behind an IOMMU, not this HBA's.
+round_setups() {
+	case $1 in
+	mcpu) [[ " $setups " != *" plain "* ]] || echo plain ;;
+	*) echo "$setups" ;;
+	esac
+}
+
 # round_hba_opts ROUND: the HBA's device options of a round
 round_hba_opts() {
 	case $1 in
@@ -227,8 +240,13 @@ for round in $rounds; do
 			done
 		done
 	fi
+	rsetups=$(round_setups "$round")
+	if [ -z "$rsetups" ]; then
+		log "round $round: none of its setups in '$setups', skipped"
+		continue
+	fi
 	set +e
-	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$setups \
+	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$rsetups \
 		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$(round_plan "$round") \
 		VMTEST_SCRIPT_DIR=$here/guest VMTEST_QEMU=$qemu \
 		VMTEST_QEMU_ARGS=${args/@HBA_OPTS@/$(round_hba_opts "$round")} \
@@ -248,6 +266,10 @@ ktap_print_header
 ktap_print_msg "hbatest ($variant), $nrounds rounds, $((SECONDS - start)) s:"
 for round in $rounds; do
 	dir=$out/$round
+	if [ ! -f "$dir/harness.out" ]; then
+		ktap_test_skip "$round: none of its setups in this run"
+		continue
+	fi
 	# the guest scripts' own lines, per guest
 	for series in $kernels; do
 		for setup in $setups; do

@@ -31,6 +31,7 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qapi/error.h"
+#include "exec/address-spaces.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
@@ -704,6 +705,44 @@ static bool sas3008_in_bar_ram(SAS3008State *s, uint64_t addr, uint32_t len)
 }
 
 /*
+ * Read or write @len bytes at @addr for the IOC.  The MCPU's firmware finds
+ * what the driver cloned into the BAR in its own memory: such an address
+ * never goes out on the bus, so no IOMMU translates it.  Anything else is
+ * DMA.
+ */
+static MemTxResult sas3008_mem_rw(SAS3008State *s, uint64_t addr, void *buf,
+                                  uint32_t len, bool to_mem)
+{
+    if (sas3008_in_bar_ram(s, addr, len)) {
+        uint8_t *ram = (uint8_t *)memory_region_get_ram_ptr(&s->mcpu_ram) +
+                       (addr - pci_get_bar_addr(&s->dev, 1) - MCPU_REGS_SIZE);
+
+        if (to_mem) {
+            memcpy(ram, buf, len);
+        } else {
+            memcpy(buf, ram, len);
+        }
+        return MEMTX_OK;
+    }
+    return pci_dma_rw(&s->dev, addr, buf, len,
+                      to_mem ? DMA_DIRECTION_FROM_DEVICE :
+                      DMA_DIRECTION_TO_DEVICE, MEMTXATTRS_UNSPECIFIED);
+}
+
+/* Does every element of @qsg lie in the RAM of the mcpu BAR? */
+static bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg)
+{
+    int i;
+
+    for (i = 0; i < qsg->nsg; i++) {
+        if (!sas3008_in_bar_ram(s, qsg->sg[i].base, qsg->sg[i].len)) {
+            return false;
+        }
+    }
+    return qsg->nsg > 0;
+}
+
+/*
  * Walk an MPI 2.0 SGL of simple and chain elements, 32- or 64-bit each
  * (Mpi2SGESimple32/64, Mpi2SGEChain32/64), that starts at @off in the request
  * frame @frame: a chain element must sit where the frame's ChainOffset, then
@@ -762,7 +801,7 @@ static uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
                 *nchains >= s->max_chain_depth) {
                 return ST_INVALID_SGL;
             }
-            if (pci_dma_read(&s->dev, addr, seg, len) != MEMTX_OK) {
+            if (sas3008_mem_rw(s, addr, seg, len, false) != MEMTX_OK) {
                 return ST_INVALID_SGL;
             }
             (*nchains)++;
@@ -790,9 +829,7 @@ static void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
     for (i = 0; i < qsg->nsg && len; i++) {
         uint32_t l = MIN(qsg->sg[i].len, len);
 
-        pci_dma_rw(&s->dev, qsg->sg[i].base, buf, l,
-                   to_guest ? DMA_DIRECTION_FROM_DEVICE :
-                   DMA_DIRECTION_TO_DEVICE, MEMTXATTRS_UNSPECIFIED);
+        sas3008_mem_rw(s, qsg->sg[i].base, buf, l, to_guest);
         buf += l;
         len -= l;
     }
@@ -1249,6 +1286,10 @@ static void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
         qemu_sglist_destroy(&r->qsg);
         g_free(r);
         return;
+    }
+    if (s->mcpu && sas3008_qsg_in_bar_ram(s, &r->qsg)) {
+        /* write data the driver cloned into the BAR: the IOC's own memory */
+        r->qsg.as = &address_space_memory;
     }
     pci_set_long(s->dev.config + STAT_IOS,
                  pci_get_long(s->dev.config + STAT_IOS) + 1);
