@@ -234,6 +234,38 @@ static void cpt_free_n(struct chainpool *pool, struct cp_block *blocks,
 		chainpool_free(pool, blocks[i].cpu, blocks[i].dma);
 }
 
+/* Two blocks of @pool into @a and @b; true if both came. */
+static bool cpt_alloc_two(struct chainpool *pool, struct cp_block *a,
+			  struct cp_block *b)
+{
+	a->cpu = chainpool_alloc(pool, GFP_KERNEL, &a->dma);
+	b->cpu = chainpool_alloc(pool, GFP_KERNEL, &b->dma);
+	return a->cpu && b->cpu;
+}
+
+/*
+ * Room for @n blocks in *@blocks and a pool of chains named @name, as the
+ * driver creates it (so the chainpool_* module parameters apply); NULL,
+ * and a failed check, without either.  chainpool_destroy() the pool,
+ * vfree() the blocks.
+ */
+static struct chainpool *cpt_chain_begin(const char *name,
+					 struct cp_block **blocks,
+					 unsigned int n)
+{
+	struct chainpool *pool;
+
+	*blocks = vmalloc(n * sizeof(**blocks));
+	if (!CPT_CHECK(*blocks))
+		return NULL;
+	pool = chainpool_create(name, cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
+	if (!CPT_CHECK(pool)) {
+		vfree(*blocks);
+		*blocks = NULL;
+	}
+	return pool;
+}
+
 /* The mpt3sas case: fill, allocate all, check, free all, destroy. */
 static void cpt_test_chain_pool(void)
 {
@@ -244,12 +276,9 @@ static void cpt_test_chain_pool(void)
 	unsigned int got;
 	int ret;
 
-	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
-	if (!CPT_CHECK(blocks))
+	pool = cpt_chain_begin("chain pool", &blocks, CPT_CHAIN_BLOCKS);
+	if (!pool)
 		return;
-	pool = chainpool_create("chain pool", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(pool))
-		goto out;
 
 	t_alloc = ktime_get_ns();
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
@@ -282,7 +311,6 @@ static void cpt_test_chain_pool(void)
 	t_destroy = ktime_get_ns() - t_destroy;
 	pr_info("# free %u: %llu us, destroy: %llu us\n", got,
 		div_u64(t_free, 1000), div_u64(t_destroy, 1000));
-out:
 	vfree(blocks);
 }
 
@@ -292,6 +320,30 @@ static bool cpt_sink_alloc(struct cp_sink *sink, unsigned int n)
 	memset(sink, 0, sizeof(*sink));
 	sink->blocks = vmalloc(n * sizeof(*sink->blocks));
 	return CPT_CHECK(sink->blocks);
+}
+
+/*
+ * A sink for @n blocks of @pool, just created; @pool, or NULL and a
+ * failed check without either (the pool is then destroyed).
+ */
+static struct chainpool *cpt_sink_begin(struct cp_sink *sink, unsigned int n,
+					struct chainpool *pool)
+{
+	if (!CPT_CHECK(pool))
+		return NULL;
+	if (!cpt_sink_alloc(sink, n)) {
+		chainpool_destroy(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+/* A bulk allocation of @n blocks of @pool into @sink, from its start. */
+static int cpt_alloc_bulk(struct chainpool *pool, struct cp_sink *sink,
+			  unsigned int n)
+{
+	sink->calls = 0;
+	return chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, sink);
 }
 
 /* Every block a bulk allocation handed out is found at its address. */
@@ -321,14 +373,13 @@ static void cpt_test_bulk_chain_pool(void)
 	struct cp_block probe;
 	int ret;
 
-	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
+	pool = cpt_sink_begin(&sink, CPT_CHAIN_BLOCKS,
+			      chainpool_create("chain pool", cpt_td.dev,
+					       CPT_CHAIN_SIZE, 16, 0));
+	if (!pool)
 		return;
-	pool = chainpool_create("chain pool", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(pool))
-		goto out;
 	t_alloc = ktime_get_ns();
-	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				   cp_sink_store, &sink);
+	ret = cpt_alloc_bulk(pool, &sink, CPT_CHAIN_BLOCKS);
 	t_alloc = ktime_get_ns() - t_alloc;
 	chainpool_get_stats(pool, &st);
 	pr_info("# bulk alloc %u x %u B: %llu us, %u slabs, %llu B of metadata\n",
@@ -338,7 +389,8 @@ static void cpt_test_bulk_chain_pool(void)
 	    !CPT_CHECK(sink.calls == CPT_CHAIN_BLOCKS) ||
 	    !CPT_CHECK(!sink.out_of_order)) {
 		chainpool_destroy(pool);
-		goto out;
+		vfree(sink.blocks);
+		return;
 	}
 	CPT_CHECK(st.blocks_in_use == CPT_CHAIN_BLOCKS);
 	/* Lean unless debugging: no per-block metadata, one table. */
@@ -365,7 +417,6 @@ static void cpt_test_bulk_chain_pool(void)
 	t_destroy = ktime_get_ns() - t_destroy;
 	pr_info("# whole-pool release: %llu us, destroy: %llu us\n",
 		div_u64(t_release, 1000), div_u64(t_destroy, 1000));
-out:
 	vfree(sink.blocks);
 }
 
@@ -387,9 +438,7 @@ static void cpt_test_bulk_fault(void)
 		pool = cpt_create(128, 16, 0, 16384, k % 2, k);
 		if (!CPT_CHECK(pool))
 			break;
-		sink.calls = 0;
-		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cp_sink_store, &sink) ==
+		CPT_CHECK(cpt_alloc_bulk(pool, &sink, blocks) ==
 			  (k <= 32 ? -ENOMEM : 0));
 		chainpool_get_stats(pool, &st);
 		CPT_CHECK(sink.calls == (k <= 32 ? 0 : blocks));
@@ -414,13 +463,10 @@ static void cpt_test_bulk_debug_release(void)
 	struct chainpool *pool;
 	struct cp_block one;
 
-	if (!cpt_sink_alloc(&sink, n))
+	pool = cpt_sink_begin(&sink, n, cpt_create(128, 16, 0, 0, true, 0));
+	if (!pool)
 		return;
-	pool = cpt_create(128, 16, 0, 0, true, 0);
-	if (!CPT_CHECK(pool))
-		goto out;
-	if (CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
-					   &sink) == 0)) {
+	if (CPT_CHECK(cpt_alloc_bulk(pool, &sink, n) == 0)) {
 		one = sink.blocks[n - 1];
 		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_ALLOCATED);
 		chainpool_free(pool, sink.blocks[7].cpu, sink.blocks[7].dma);
@@ -429,15 +475,12 @@ static void cpt_test_bulk_debug_release(void)
 		CPT_CHECK(st.blocks_in_use == 0);
 		CPT_CHECK(((u8 *)one.cpu)[100] == CHAINPOOL_POISON_FREED);
 		CPT_CHECK(!chainpool_dma_to_virt(pool, one.dma));
-		sink.calls = 0;
-		CPT_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
-					       &sink) == 0);
+		CPT_CHECK(cpt_alloc_bulk(pool, &sink, n) == 0);
 		CPT_CHECK(sink.blocks[n - 1].dma == one.dma);
 		CPT_CHECK(chainpool_dma_to_virt(pool, one.dma) == one.cpu);
 		CPT_CHECK(chainpool_release_all(pool) == 0);
 	}
 	chainpool_destroy(pool);
-out:
 	vfree(sink.blocks);
 }
 
@@ -484,9 +527,7 @@ static void cpt_test_lookup(void)
 
 	if (!CPT_CHECK(pool))
 		return;
-	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
-	b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
-	if (CPT_CHECK(a.cpu && b.cpu)) {
+	if (CPT_CHECK(cpt_alloc_two(pool, &a, &b))) {
 		CPT_CHECK(chainpool_dma_to_virt(pool, a.dma) == a.cpu);
 		CPT_CHECK(chainpool_dma_to_virt(pool, b.dma) == b.cpu);
 		CPT_CHECK(!chainpool_dma_to_virt(pool, a.dma + 100));
@@ -1024,13 +1065,12 @@ static void cpt_test_page_slabs_anchor(void)
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
-	if (!cpt_sink_alloc(&sink, CPT_CHAIN_BLOCKS))
+	pool = cpt_sink_begin(&sink, CPT_CHAIN_BLOCKS,
+			      cpt_create(CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE,
+					 false, 0));
+	if (!pool)
 		return;
-	pool = cpt_create(CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE, false, 0);
-	if (!CPT_CHECK(pool))
-		goto out;
-	CPT_CHECK(chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				       cp_sink_store, &sink) == 0);
+	CPT_CHECK(cpt_alloc_bulk(pool, &sink, CPT_CHAIN_BLOCKS) == 0);
 	chainpool_get_stats(pool, &st);
 	pr_info("# one-page slabs: %u slabs, %llu B of metadata\n",
 		st.nr_slabs, st.meta_bytes);
@@ -1041,7 +1081,6 @@ static void cpt_test_page_slabs_anchor(void)
 	CPT_CHECK(sink.calls == CPT_CHAIN_BLOCKS);
 	CPT_CHECK(chainpool_release_all(pool) == 0);
 	chainpool_destroy(pool);
-out:
 	vfree(sink.blocks);
 }
 
@@ -1181,9 +1220,7 @@ static void cpt_test_debug_frees(void)
 
 	if (!CPT_CHECK(pool))
 		return;
-	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
-	b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
-	if (CPT_CHECK(a.cpu && b.cpu)) {
+	if (CPT_CHECK(cpt_alloc_two(pool, &a, &b))) {
 		chainpool_free(pool, a.cpu, a.dma);
 		pr_info("# two \"bad free\" errors expected next\n");
 		chainpool_free(pool, a.cpu, a.dma);
@@ -1307,20 +1344,19 @@ static void cpt_test_fault_knob_bulk(void)
 	struct chainpool_stats st;
 	struct chainpool *pool;
 
-	if (!cpt_sink_alloc(&sink, blocks))
+	pool = cpt_sink_begin(&sink, blocks,
+			      chainpool_create("knob", cpt_td.dev,
+					       CPT_CHAIN_SIZE, 16, 0));
+	if (!pool)
 		return;
-	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (CPT_CHECK(pool)) {
-		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cp_sink_store, &sink) == -ENOMEM);
-		chainpool_get_stats(pool, &st);
-		CPT_CHECK(sink.calls == 0);
-		CPT_CHECK(st.blocks_in_use == 0);
-		CPT_CHECK(st.injected == 1);
-		CPT_CHECK(st.nr_slabs == expect_fail_slab - 1);
-		CPT_CHECK(chainpool_release_all(pool) == 0);
-		chainpool_destroy(pool);
-	}
+	CPT_CHECK(cpt_alloc_bulk(pool, &sink, blocks) == -ENOMEM);
+	chainpool_get_stats(pool, &st);
+	CPT_CHECK(sink.calls == 0);
+	CPT_CHECK(st.blocks_in_use == 0);
+	CPT_CHECK(st.injected == 1);
+	CPT_CHECK(st.nr_slabs == expect_fail_slab - 1);
+	CPT_CHECK(chainpool_release_all(pool) == 0);
+	chainpool_destroy(pool);
 	vfree(sink.blocks);
 }
 
@@ -1451,12 +1487,9 @@ static void cpt_rel_fallback(void)
 
 	if (!CPT_CHECK(cpt_anchor_plan(&plan)))
 		return;
-	blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*blocks));
-	if (!CPT_CHECK(blocks))
+	pool = cpt_chain_begin("anchor", &blocks, CPT_CHAIN_BLOCKS);
+	if (!pool)
 		return;
-	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(pool))
-		goto out;
 	ret = chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL);
 	chainpool_get_stats(pool, &st);
 	for (o = 0; o < plan.max_order; o++)
@@ -1474,7 +1507,6 @@ static void cpt_rel_fallback(void)
 	if (!ret)
 		cpt_rel_use_all(pool, blocks, true);
 	chainpool_destroy(pool);
-out:
 	vfree(blocks);
 }
 
@@ -1530,12 +1562,9 @@ static void cpt_rel_inuse(void)
 
 	if (!CPT_CHECK(inuse_blocks))
 		return;
-	blocks = vmalloc(inuse_blocks * sizeof(*blocks));
-	if (!CPT_CHECK(blocks))
+	pool = cpt_chain_begin("anchor", &blocks, inuse_blocks);
+	if (!pool)
 		return;
-	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(pool))
-		goto out;
 	CPT_CHECK(chainpool_fill(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL) == 0);
 	got = cpt_alloc_n(pool, blocks, inuse_blocks);
 	CPT_CHECK(got == inuse_blocks);
@@ -1552,7 +1581,6 @@ static void cpt_rel_inuse(void)
 	if (CPT_CHECK(got && gained < dma_pages / 2))
 		for (i = 0; i < got; i++)
 			memset(blocks[i].cpu, 0x5a, CPT_CHAIN_SIZE);
-out:
 	vfree(blocks);
 }
 

@@ -176,6 +176,19 @@ start_case(struct fake_dma *fd, u64 dma_base, const char *fmt, ...)
 	fake_dma_init(fd, dma_base);
 }
 
+/*
+ * One round of a test that runs with the debug checks off, then on: the
+ * case named @what and "debug=N", a fresh fake allocator at @dma_base and
+ * a pool of @size-byte blocks in slabs of at most @cap bytes.
+ */
+static void start_debug_round(struct upool *pool, struct fake_dma *fd,
+			      u64 dma_base, const char *what, size_t size,
+			      u64 cap, int debug)
+{
+	start_case(fd, dma_base, "%s debug=%d", what, debug);
+	CHECK_EQ(upool_init(pool, fd, size, 0, 0, cap, debug), 0);
+}
+
 /* Every block checked, then freed; the pool destroyed with no leak. */
 static void check_free_all(struct upool *pool, struct fake_dma *fd,
 			   struct cp_block *blocks, size_t n)
@@ -758,9 +771,8 @@ static void test_table_publication(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		start_case(&fd, 0x40000000, "table publication debug=%d",
-			   debug);
-		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
+		start_debug_round(&pool, &fd, 0x40000000, "table publication",
+				  128, 4096, debug);
 		for (i = 0; i < 2; i++) {
 			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
 							&fake_dma_ops, &fd, NULL,
@@ -854,8 +866,8 @@ static void test_staged_fill(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		start_case(&fd, 0x40000000, "staged fill debug=%d", debug);
-		CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 4096, debug), 0);
+		start_debug_round(&pool, &fd, 0x40000000, "staged fill", 128,
+				  4096, debug);
 		for (i = 0; i < FIRST; i++)
 			CHECK_EQ(upool_grow(&pool, 0), 0);
 		blocks = pool.core.nr_blocks;
@@ -1012,8 +1024,8 @@ static void test_zalloc(void **state)
 
 	(void)state;
 	for (debug = 0; debug < 2; debug++) {
-		start_case(&fd, 0x70000000, "zalloc debug %d", debug);
-		CHECK_EQ(upool_init(&pool, &fd, 1000, 0, 0, 0, debug), 0);
+		start_debug_round(&pool, &fd, 0x70000000, "zalloc", 1000, 0,
+				  debug);
 		CHECK_EQ(upool_alloc(&pool, CHAINPOOL_ALLOC_ZERO, &a.cpu, &a.dma),
 			 0);
 		for (i = 0; i < 1000; i++)
