@@ -123,22 +123,23 @@ ktap_test_result "IOC Init with a bad post queue depth: INVALID_FIELD" [ "${stat
 ktap_test_result "  and still READY" [ "$(state)" = 0x10000000 ]
 
 # IOC Init with garbage addresses (unbacked): accepted
-words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
+init_unbacked() {
+	handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
+		0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+}
+init_unbacked
 ktap_test_result "IOC Init with unbacked queues: OPERATIONAL" [ "$(state)" = 0x20000000 ]
 
 wr 0xc0 0x00000008
 wr 0xc4 0
 ktap_test_result "descriptor with SMID 0: FAULT 0x5301" [ "$(doorbell)" = 0x40005301 ]
 diag_reset
-handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+init_unbacked
 wr 0xc0 $(((1 << 16) | 0x1e))
 wr 0xc4 0
 ktap_test_result "descriptor of an unknown type: FAULT 0x5302" [ "$(doorbell)" = 0x40005302 ]
 diag_reset
-handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+init_unbacked
 wr 0x6c $(((5 << 24) | 3))
 ktap_test_result "reply post index of a queue that does not exist: FAULT 0x5303" \
 	[ "$(doorbell)" = 0x40005303 ]
