@@ -59,6 +59,33 @@ diag_reset() {
 	wr 0x08 0x4
 }
 # handshake DWORDS...: returns the reply's 16-bit words, space separated
+# read_frame ADDR WORD0: the head of a SCSI IO request at ADDR, a READ(10)
+# of 512 bytes from device handle 9 with its SGL at 0x60; WORD0 carries
+# the handle, the function and the ChainOffset
+read_frame() {
+	send "writel $1 $2" >/dev/null
+	send "writel $(($1 + 0x14)) 0x00000018" >/dev/null     # SGLOffset0 0x60
+	send "writel $(($1 + 0x1c)) 512" >/dev/null            # DataLength
+	send "writel $(($1 + 0x24)) 10" >/dev/null             # CDB length
+	send "writel $(($1 + 0x3c)) 0x02000000" >/dev/null     # read
+	send "writel $(($1 + 0x40)) 0x00000028" >/dev/null     # READ(10)
+}
+
+# post_invalid_sgl QUEUE WHAT: post SMID 1 as a SCSI IO to handle 9; its
+# SGL must be refused: the IOC stays OPERATIONAL and the head of the reply
+# post queue at QUEUE is an address reply with IOCStatus INVALID_SGL
+post_invalid_sgl() {
+	local desc frame st
+	wr 0xc0 $((1 << 16))
+	wr 0xc4 $((9 << 16))
+	ktap_test_result "$2: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
+	desc=$(send "readq $1" | awk '{print $2}')
+	ktap_test_result "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
+	frame=$((desc >> 32))
+	st=$(send "readl $((frame + 0x0c))" | awk '{print $2}')
+	ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
+}
+
 handshake() {
 	local d w out="" i
 	wr 0x30 0
@@ -96,22 +123,23 @@ ktap_test_result "IOC Init with a bad post queue depth: INVALID_FIELD" [ "${stat
 ktap_test_result "  and still READY" [ "$(state)" = 0x10000000 ]
 
 # IOC Init with garbage addresses (unbacked): accepted
-words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
+init_unbacked() {
+	handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
+		0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+}
+init_unbacked
 ktap_test_result "IOC Init with unbacked queues: OPERATIONAL" [ "$(state)" = 0x20000000 ]
 
 wr 0xc0 0x00000008
 wr 0xc4 0
 ktap_test_result "descriptor with SMID 0: FAULT 0x5301" [ "$(doorbell)" = 0x40005301 ]
 diag_reset
-handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+init_unbacked
 wr 0xc0 $(((1 << 16) | 0x1e))
 wr 0xc4 0
 ktap_test_result "descriptor of an unknown type: FAULT 0x5302" [ "$(doorbell)" = 0x40005302 ]
 diag_reset
-handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
+init_unbacked
 wr 0x6c $(((5 << 24) | 3))
 ktap_test_result "reply post index of a queue that does not exist: FAULT 0x5303" \
 	[ "$(doorbell)" = 0x40005303 ]
@@ -129,24 +157,12 @@ done
 wr 0x48 15
 wr 0x6c 0
 f=0x100080
-send "writel $f 0x00000009" >/dev/null                   # handle 9, SCSI IO
-send "writel $((f + 0x14)) 0x00000018" >/dev/null        # SGLOffset0 0x60
-send "writel $((f + 0x1c)) 512" >/dev/null               # DataLength
-send "writel $((f + 0x24)) 10" >/dev/null                # CDB length
-send "writel $((f + 0x3c)) 0x02000000" >/dev/null        # read
-send "writel $((f + 0x40)) 0x00000028" >/dev/null        # READ(10)
+read_frame "$f" 0x00000009                               # no ChainOffset
 # a chain element at 0x60 pointing at itself (0x100080 + 0x60)
 send "writeq $((f + 0x60)) $((f + 0x60))" >/dev/null
 send "writel $((f + 0x68)) 16" >/dev/null
 send "writel $((f + 0x6c)) 0x80000000" >/dev/null
-wr 0xc0 $((1 << 16))
-wr 0xc4 $((9 << 16))
-ktap_test_result "a self-referencing chain: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
-desc=$(send "readq 0x200000" | awk '{print $2}')
-ktap_test_result "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
-frame=$((desc >> 32))
-st=$(send "readl $((frame + 0x0c))" | awk '{print $2}')
-ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
+post_invalid_sgl 0x200000 "a self-referencing chain"
 
 diag_reset
 ktap_test_result "QEMU still answers: READY" [ "$(state)" = 0x10000000 ]
@@ -173,26 +189,14 @@ wr 0x6c 0
 # simple element and a chain back to itself (NextChainOffset 8 bytes)
 f=$((bar + 0x180))
 seg=$((bar + 0x10000))
-send "writel $f 0x00180009" >/dev/null                   # ChainOffset 0x18 dwords
-send "writel $((f + 0x14)) 0x00000018" >/dev/null        # SGLOffset0 0x60
-send "writel $((f + 0x1c)) 512" >/dev/null
-send "writel $((f + 0x24)) 10" >/dev/null
-send "writel $((f + 0x3c)) 0x02000000" >/dev/null
-send "writel $((f + 0x40)) 0x00000028" >/dev/null
+read_frame "$f" 0x00180009                               # ChainOffset 0x18 dwords
 send "writel $((f + 0x60)) 0x30020010" >/dev/null        # chain, next at 8, 16 bytes
 send "writel $((f + 0x64)) $seg" >/dev/null
 send "writel $seg 0x10000200" >/dev/null                 # simple, 512 bytes
 send "writel $((seg + 4)) 0x500000" >/dev/null
 send "writel $((seg + 8)) 0x30020010" >/dev/null         # chain to itself
 send "writel $((seg + 12)) $seg" >/dev/null
-wr 0xc0 $((1 << 16))
-wr 0xc4 $((9 << 16))
-ktap_test_result "mcpu: an MPI chain that loops: the IOC stays OPERATIONAL" [ "$(state)" = 0x20000000 ]
-desc=$(send "readq 0x600000" | awk '{print $2}')
-ktap_test_result "  and posts an address reply" [ $((desc & 0xf)) = 1 ]
-frame=$((desc >> 32))
-st=$(send "readl $((frame + 0x0c))" | awk '{print $2}')
-ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
+post_invalid_sgl 0x600000 "mcpu: an MPI chain that loops"
 diag_reset
 ktap_test_result "mcpu: diag reset: READY" [ "$(state)" = 0x10000000 ]
 ktap_test_result "QEMU is still running" kill -0 "$qpid"
