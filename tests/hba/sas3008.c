@@ -615,6 +615,23 @@ static void sas3008_topology_event(SAS3008State *s, int only_phy, bool added)
 /* Scatter gather lists */
 
 /*
+ * Add a data element of an SGL to @qsg (a zero length adds nothing); false
+ * once the list has more than SGL_MAX_ELEMENTS elements.
+ */
+static bool sas3008_sgl_add(QEMUSGList *qsg, uint64_t addr, uint32_t len,
+                            uint32_t *elements)
+{
+    if (!len) {
+        return true;
+    }
+    if (++*elements > SGL_MAX_ELEMENTS) {
+        return false;
+    }
+    qemu_sglist_add(qsg, addr, len);
+    return true;
+}
+
+/*
  * Walk an IEEE SGL that starts at @off in the request frame @frame and may
  * continue in chain segments in guest memory; add its simple elements to
  * @qsg.  Returns an IOCStatus.
@@ -664,11 +681,8 @@ static uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
             i = 0;
             continue;
         }
-        if (len) {
-            if (++elements > SGL_MAX_ELEMENTS) {
-                return ST_INVALID_SGL;
-            }
-            qemu_sglist_add(qsg, addr, len);
+        if (!sas3008_sgl_add(qsg, addr, len, &elements)) {
+            return ST_INVALID_SGL;
         }
         if (flags & IEEE_FLAGS_END_OF_LIST) {
             return ST_SUCCESS;
@@ -782,11 +796,8 @@ static uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
                 return ST_INVALID_SGL;  /* the chain is missing */
             }
             len = fl & 0xffffff;
-            if (len) {
-                if (++elements > SGL_MAX_ELEMENTS) {
-                    return ST_INVALID_SGL;
-                }
-                qemu_sglist_add(qsg, addr, len);
+            if (!sas3008_sgl_add(qsg, addr, len, &elements)) {
+                return ST_INVALID_SGL;
             }
             if (flags & MPI_SGE_FLAGS_END_OF_LIST) {
                 return ST_SUCCESS;
