@@ -19,7 +19,11 @@
 # - gl_mem_base, gl_mem_check and gl_mem_end compare those counts with a
 #   starting point: a drift over tolerance gets further looks before it
 #   fails, and the end of a suite is compared with its start;
-# - gl_kmemleak scans with kmemleak where the kernel has it.
+# - gl_kmemleak scans with kmemleak where the kernel has it;
+# - gl_plan, gl_result and gl_skip report a script's own results in KTAP
+#   to the kernel log (init's final scan reads the "not ok" lines there)
+#   and to the console;
+# - gl_wait_disk waits for a SCSI disk to appear.
 
 PATH=/bin
 export PATH
@@ -322,4 +326,47 @@ gl_long_kernel_loops() {
 gl_ktap_ok() {
 	echo "$1" | grep -qE "^\[[ 0-9.]*\] ok 1 - $2\$" &&
 		! echo "$1" | grep -qE '^\[[ 0-9.]*\] *not ok'
+}
+
+# gl_plan N: the KTAP plan of the script's results
+gl_plan() {
+	GL_NR=0
+	echo "1..$1" > /dev/kmsg
+}
+
+# gl_result NAME STATUS [DETAIL]: the next KTAP result, "ok" if STATUS is
+# 0; a "not ok" is a gl_fail.  DETAIL goes to the console, and after "#"
+# into the kernel log's "not ok" line.
+gl_result() {
+	GL_NR=$((${GL_NR:-0} + 1))
+	if [ "$2" = 0 ]; then
+		echo "ok $GL_NR $1" > /dev/kmsg
+		gl_say "ok $GL_NR $1${3:+: $3}"
+	else
+		echo "not ok $GL_NR $1${3:+ # $3}" > /dev/kmsg
+		gl_fail "$1${3:+: $3}"
+	fi
+}
+
+# gl_skip NAME WHY: the next KTAP result, skipped
+gl_skip() {
+	GL_NR=$((${GL_NR:-0} + 1))
+	echo "ok $GL_NR $1 # SKIP $2" > /dev/kmsg
+	gl_say "ok $GL_NR $1 # SKIP $2"
+}
+
+# gl_wait_disk: wait up to 60 s for a SCSI disk (a host scans
+# asynchronously); its name in GL_DISK, status 0 once there is one
+gl_wait_disk() {
+	GL_DISK=""
+	gl_i=0
+	while [ $gl_i -lt 600 ]; do
+		for gl_d in /sys/class/scsi_disk/*/device/block/*; do
+			[ -e "$gl_d" ] && GL_DISK=${gl_d##*/}
+		done
+		[ -n "$GL_DISK" ] && return 0
+		sleep 0.1
+		gl_i=$((gl_i + 1))
+	done
+	return 1
 }
