@@ -88,18 +88,29 @@ vm_deps() {
 	done
 }
 
-# Guest scripts of "@name" steps: VMTEST_SCRIPT_DIR/name (default: the
-# reliability suites' guest scripts).  A script names the modules it loads
-# in a line "# vmtest-modules: mod...".
+# Guest scripts of "@name" steps: the first DIR/name of VMTEST_SCRIPT_DIR,
+# folders separated by ":" (default: the reliability suites' guest
+# scripts), so that a suite can add its scripts to another's.  A script
+# names the modules it loads in a line "# vmtest-modules: mod...".
 VMTEST_SCRIPT_DIR=${VMTEST_SCRIPT_DIR:-$VM_SRC/../reliability/guest}
+
+# vm_script NAME: the path of the guest script NAME
+vm_script() {
+	local dir
+	local -a dirs
+	IFS=: read -ra dirs <<<"$VMTEST_SCRIPT_DIR"
+	for dir in "${dirs[@]}"; do
+		[ -f "$dir/$1" ] && { echo "$dir/$1"; return; }
+	done
+	die "no guest script $1 in $VMTEST_SCRIPT_DIR"
+}
 
 # vm_step_modules STEPS: the modules the steps load, one per line
 vm_step_modules() {
 	local script
 	echo "$1" | awk '$1 !~ /^(#|\+|@|$)/ {sub(/^!/, "", $1); print $1}'
 	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}'); do
-		[ -f "$VMTEST_SCRIPT_DIR/$script" ] || die "no guest script $VMTEST_SCRIPT_DIR/$script"
-		sed -n 's/^# vmtest-modules://p' "$VMTEST_SCRIPT_DIR/$script" | tr ' ' '\n' | grep -v '^$'
+		sed -n 's/^# vmtest-modules://p' "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
 	done
 }
 
@@ -109,7 +120,7 @@ vm_step_modules() {
 vm_step_programs() {
 	local script
 	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
-		sed -n 's/^# vmtest-programs://p' "$VMTEST_SCRIPT_DIR/$script" | tr ' ' '\n' | grep -v '^$'
+		sed -n 's/^# vmtest-programs://p' "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
 	done
 }
 
@@ -151,7 +162,7 @@ vm_initramfs() {
 	printf "VMTEST_SPLAT_RE='%s'\n" "$VMTEST_GUEST_SPLAT_RE" > "$st/etc/vmtest/conf"
 	echo "$steps" > "$st/etc/vmtest/steps"
 	for script in $(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
-		install -m 0755 "$VMTEST_SCRIPT_DIR/$script" "$st/lib/vmtest/scripts/$script"
+		install -m 0755 "$(vm_script "$script")" "$st/lib/vmtest/scripts/$script"
 	done
 	for f in $(vm_step_programs "$steps" | sort -u); do
 		vm_install_program "$f" "$st"
