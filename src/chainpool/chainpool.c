@@ -79,7 +79,7 @@ MODULE_PARM_DESC(chainpool_fail_slab,
 /* Same rules: root only, and only with chainpool_debug. */
 module_param(chainpool_fail_max_order, bool, 0600);
 MODULE_PARM_DESC(chainpool_fail_max_order,
-		 "with chainpool_debug: fail every slab allocation at the largest order, to test the fallback (default off)");
+		 "with chainpool_debug: fail every slab allocation at the largest order of a pool that has smaller ones, to test the fallback (default off)");
 
 /**
  * struct chainpool - a pool of coherent DMA blocks
@@ -551,7 +551,8 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 	dc.may_free = gfpflags_allow_blocking(gfp);
 	if (dc.may_free && READ_ONCE(pool->parked))
 		chainpool_unpark(pool);
-	if (pool->fail_max_order)
+	/* A pool with one order has no fallback for the knob to test. */
+	if (pool->fail_max_order && plan->max_order > plan->min_order)
 		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
 
 	spin_lock_irqsave(&pool->lock, flags);

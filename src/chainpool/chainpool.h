@@ -25,7 +25,8 @@ struct device;
  * @debug: poison freed blocks, check frees and allocations
  * @fail_slab: fail the Nth slab allocation of the pool; 0 never
  * @fail_max_order: fail every slab allocation at the pool's largest order,
- *	so the pool is built from smaller slabs
+ *	so the pool is built from smaller slabs; ignored by a pool whose
+ *	smallest order is its largest
  * @fail_add: fail adding the Nth slab to the pool after allocating it, so
  *	the slab is given back (tests of the error paths); 0 never
  */
