@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/hba-alloc/run.sh [--reduced]: mpt3sas.ko on the emulated SAS3008
+# (tests/hba/run.sh's machinery) while chainpool's slab allocations fail:
+# guest/hba-alloc.  --reduced (make check): 6.1, plain, N = 256.  Full:
+# KERNELS (default 5.10 6.1 6.12 sid), plain and iommu, N = 256 and 2048,
+# every failure point of guest/hba-alloc's full list.  Output:
+# build/hba-alloc/ (HBA_DIR).
+
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+
+if [ "${1:-}" = --reduced ]; then
+	export KERNELS=${KERNELS:-6.1}
+	: "${HBA_PLAN:=@hba-alloc 256 reduced}"
+else
+	: "${HBA_PLAN:=@hba-alloc 256 full
+@hba-alloc 2048 full}"
+fi
+HBA_DIR=${HBA_DIR:-$top/build/hba-alloc} HBA_NAME=hba-alloc \
+	HBA_GUEST_DIR=$here/guest HBA_ROUNDS=${HBA_ROUNDS:-main} HBA_PLAN=$HBA_PLAN \
+	exec "$top/tests/hba/run.sh" "$@"
