@@ -16,7 +16,7 @@ control=$top/packaging/deb/debian/tests/control
 
 start_install_test
 
-log "building the package and a local repository of it"
+step "building the package and a local repository of it"
 deb=$(build_debs "$work/repo")
 (cd "$work/repo" && dpkg-scanpackages -m . >Packages) 2>/dev/null
 echo "deb [trusted=yes] file:$work/repo ./" >/etc/apt/sources.list.d/$name-test.list
@@ -34,7 +34,7 @@ cmds=$(sed -n 's/^Test-Command: //p' "$control")
 ktap_test_result "debian/tests/control declares a Test-Command" [ -n "$cmds" ]
 while read -r cmd; do
 	[ -n "$cmd" ] || continue
-	log "$cmd"
+	step "$cmd"
 	rc=0
 	(cd "$work/src" && $cmd) >"$work/test.log" 2>&1 </dev/null || rc=$?
 	grep -E '^(I|E): ' "$work/test.log" | grep -v -e '^I:   ' | tail -n 12
@@ -44,7 +44,7 @@ while read -r cmd; do
 	ktap_test_result "it reports no FAIL" not grep -q '^I: FAIL' "$work/test.log"
 done <<<"$cmds"
 
-log "purging"
+step "purging"
 apt-get -q purge -y "$pkg" >/dev/null 2>&1
 left=$(leftovers)
 ktap_test_result "nothing left after purge${left:+: $left}" [ -z "$left" ]

@@ -31,10 +31,10 @@ case $intree_path in
 esac
 echo "in-tree: $intree_path $intree_version"
 
-log "building the package"
+step "building the package"
 deb=$(build_debs "$work")
 
-log "installing $(basename "$deb")"
+step "installing $(basename "$deb")"
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
 ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
 dkms status -m "$name"
@@ -62,7 +62,7 @@ cp "/boot/vmlinuz-$kver" "$vm/vmlinuz-$kver"
 echo "$kver" >"$vm/kver"
 echo "boot test hook: $vm/initrd.img-$kver"
 
-log "purging"
+step "purging"
 apt-get -q purge -y "$pkg" 2>&1 | tee "$work/purge.log" | grep -v '^readelf: Warning'
 ktap_test_result "package is gone" [ -z "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -v not-installed)" ]
 p=$(resolved_path "$kver")

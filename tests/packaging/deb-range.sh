@@ -24,7 +24,7 @@ added=
 cleanup() {
 	purge_pkg
 	if [ -n "$added" ]; then
-		log "removing the kernel this test installed: $added"
+		step "removing the kernel this test installed: $added"
 		# shellcheck disable=SC2086 # a list
 		apt-get -q purge -y $added >/dev/null || echo "warning: could not purge $added" >&2
 	fi
@@ -43,20 +43,20 @@ if [ -z "$kver2" ]; then
 		awk '{ print $1 }' | sort -V | tail -n 1)
 	[ -n "$hdr" ] || ktap_exit_fail_msg "Debian's archive offers no linux-headers-6.12.*+deb12-amd64 (bookworm-security)"
 	before=$(dpkg-query -W -f='${Package}\n' | sort)
-	log "installing $hdr"
+	step "installing $hdr"
 	apt-get -q install -y --no-install-recommends "$hdr" >/dev/null || ktap_exit_fail_msg "cannot install $hdr"
 	added=$(comm -13 <(echo "$before") <(dpkg-query -W -f='${Package}\n' | sort) | tr '\n' ' ')
 	kver2=${hdr#linux-headers-}
 fi
 [ -e "/lib/modules/$kver2/build/include" ] || ktap_exit_fail_msg "no headers for $kver2"
-log "kernels: $kver (in range) and $kver2 (outside $kmin to $series)"
+step "kernels: $kver (in range) and $kver2 (outside $kmin to $series)"
 [ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 
-log "building the package for kernels $kmin to $series"
+step "building the package for kernels $kmin to $series"
 deb=$(DKMS_KERNEL_MAX=$series build_debs "$work")
 msg="$name supports kernels $kmin to $series; $kver2 is not supported"
 
-log "installing"
+step "installing"
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
 ktap_test_result "package is installed (a skipped kernel is no failure)" [ "$(pkg_state)" = "install ok installed" ]
 dkms status -m "$name"
@@ -76,7 +76,7 @@ if [ "$rc" != 0 ] && grep -qF "$msg" <<<"$out"; then refused=yes; fi
 ktap_test_result "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
 ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin" KERNEL_MAX="$series"
 
-log "purging"
+step "purging"
 apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
 left=$(leftovers)
 [ -z "$left" ] || echo "left: $left"

@@ -20,7 +20,7 @@ release=$(cat "$top/src/VERSION")
 
 start_install_test
 
-log "building $release and cp9"
+step "building $release and cp9"
 old=$(build_debs "$work/$release")
 new=$(CP_RELEASE=cp9 build_debs "$work/cp9")
 ktap_test_result "dpkg orders $(basename "$new") after $(basename "$old")" \
@@ -45,20 +45,20 @@ one_version() {
 		grep -qxE "[^ ]*/updates/dkms/mpt3sas\.ko(\.[a-z]+)? $base-$r" <<<"$im"
 }
 
-log "installing $(basename "$old")"
+step "installing $(basename "$old")"
 apt-get -q install -y "$old" 2>&1 | grep -v '^readelf: Warning'
 one_version "$release"
 
-log "reinstalling $(basename "$old")"
+step "reinstalling $(basename "$old")"
 apt-get -q install -y --reinstall "$old" 2>&1 | grep -v '^readelf: Warning'
 one_version "$release"
 
-log "upgrading to $(basename "$new")"
+step "upgrading to $(basename "$new")"
 apt-get -q install -y "$new" 2>&1 | grep -v '^readelf: Warning'
 ktap_test_result "dpkg has $base.cp9" [ "$(dpkg-query -W -f='${Version}' "$pkg")" = "$base.cp9" ]
 one_version cp9
 
-log "purging"
+step "purging"
 apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
 left=$(leftovers)
 [ -z "$left" ] || echo "left: $left"

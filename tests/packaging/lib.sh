@@ -18,7 +18,7 @@ t0=$(date +%s)
 . "$top/tests/lib/ktap.sh"
 ktap_print_header
 
-log() { ktap_print_msg "--- $* ($(($(date +%s) - t0))s)"; }
+step() { ktap_print_msg "--- $* ($(($(date +%s) - t0))s)"; }
 # glob STRING PATTERN: STRING matches the shell PATTERN.
 # shellcheck disable=SC2053 # a pattern on purpose
 glob() { [[ $1 == $2 ]]; }
@@ -91,7 +91,7 @@ pkg_state() { dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true; }
 
 purge_pkg() {
 	if [ -n "$(pkg_state)" ] && [ "$(pkg_state)" != "unknown ok not-installed" ]; then
-		log "purging $pkg"
+		step "purging $pkg"
 		apt-get -q purge -y "$pkg" || dpkg --purge --force-all "$pkg" || true
 	fi
 }
@@ -131,7 +131,7 @@ start_install_test() {
 	in_pkgroot
 	ensure_tools
 	kver=$(pick_kernel)
-	log "kernel $kver"
+	step "kernel $kver"
 	[ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 	trap purge_pkg EXIT
 }
