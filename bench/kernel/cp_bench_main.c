@@ -118,14 +118,6 @@ module_param(warm_mb, uint, 0444);
 MODULE_PARM_DESC(warm_mb,
 		 "first allocate, touch and free up to this many MiB, so that a fresh VM's RAM is backed by the host before any timing (default 0)");
 
-static char *pci_id = "1234:11e8";
-module_param(pci_id, charp, 0444);
-MODULE_PARM_DESC(pci_id, "vendor:device of the PCI device to allocate for (default 1234:11e8, QEMU edu)");
-
-static unsigned int dma_bits = 64;
-module_param(dma_bits, uint, 0444);
-MODULE_PARM_DESC(dma_bits, "DMA mask to give the device, as mpt3sas does (default 64; 0 leaves it)");
-
 struct cpb_block {
 	void *cpu;
 	dma_addr_t dma;
@@ -551,7 +543,7 @@ static int __init cp_bench_init(void)
 		}
 		max_n = max(max_n, n[i]);
 	}
-	ret = cp_testdev_get(&cpb_td, "cp_bench", pci_id, dma_bits, "cp_bench: ");
+	ret = cp_testdev_get(&cpb_td, "cp_bench", "cp_bench: ");
 	if (ret) {
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
