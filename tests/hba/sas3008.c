@@ -307,7 +307,7 @@ struct SAS3008State {
     uint32_t intr_mask;
     uint32_t diag;
     int wrseq_idx;
-    uint32_t hcb_size, hcb_addr_lo, hcb_addr_hi;
+    uint32_t hcb[3];                /* HCB size, address: kept, unused */
 
     /* IOC Init */
     uint64_t req_base;
@@ -1903,15 +1903,13 @@ static void sas3008_reply_post_index(SAS3008State *s, uint32_t q, uint32_t idx)
 static uint64_t sas3008_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     SAS3008State *s = opaque;
-    uint32_t val = 0, q;
+    uint32_t val, q;
 
     switch (addr) {
     case REG_DOORBELL:
-        val = sas3008_doorbell_read(s);
-        break;
+        return sas3008_doorbell_read(s);
     case REG_HOST_DIAGNOSTIC:
-        val = s->diag;
-        break;
+        return s->diag;
     case REG_HOST_INT_STATUS:
         val = s->intr_status;
         for (q = 0; q < s->nr_queues; q++) {
@@ -1919,29 +1917,20 @@ static uint64_t sas3008_mmio_read(void *opaque, hwaddr addr, unsigned size)
                 val |= HIS_REPLY_DESC_INT;
             }
         }
-        break;
+        return val;
     case REG_HOST_INT_MASK:
-        val = s->intr_mask;
-        break;
+        return s->intr_mask;
     case REG_REPLY_FREE_HOST_IDX:
-        val = s->reply_free_host_idx;
-        break;
+        return s->reply_free_host_idx;
     case REG_REPLY_POST_HOST_IDX:
-        val = s->post_host_idx[0];
-        break;
+        return s->post_host_idx[0];
     case REG_HCB_SIZE:
-        val = s->hcb_size;
-        break;
     case REG_HCB_ADDR_LOW:
-        val = s->hcb_addr_lo;
-        break;
     case REG_HCB_ADDR_HIGH:
-        val = s->hcb_addr_hi;
-        break;
+        return s->hcb[(addr - REG_HCB_SIZE) / 4];
     default:
-        break;
+        return 0;
     }
-    return val;
 }
 
 static void sas3008_mmio_write(void *opaque, hwaddr addr, uint64_t val,
@@ -1992,13 +1981,9 @@ static void sas3008_mmio_write(void *opaque, hwaddr addr, uint64_t val,
         sas3008_reply_post_index(s, (val >> 24) & 0xff, val & 0xffffff);
         break;
     case REG_HCB_SIZE:
-        s->hcb_size = val;
-        break;
     case REG_HCB_ADDR_LOW:
-        s->hcb_addr_lo = val;
-        break;
     case REG_HCB_ADDR_HIGH:
-        s->hcb_addr_hi = val;
+        s->hcb[(addr - REG_HCB_SIZE) / 4] = val;
         break;
     case REG_REQ_DESC_POST_LOW:
         s->desc_low = val;
