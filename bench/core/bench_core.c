@@ -140,6 +140,16 @@ static void bc_digest(const struct cp_block *blocks, u32 n, u64 *sum,
 	}
 }
 
+/* The same set of blocks as the one of @sum and @xor (bc_digest()). */
+static void bc_check_digest(const struct cp_block *blocks, u32 n, u64 sum,
+			    u64 xor)
+{
+	u64 sum2, xor2;
+
+	bc_digest(blocks, n, &sum2, &xor2);
+	BC_CHECK(sum2 == sum && xor2 == xor, n, 0);
+}
+
 /* Each block found at its own address, and not one byte further. */
 static void bc_check_lookups(const struct upool *pool,
 			     const struct cp_block *blocks, u32 n,
@@ -229,6 +239,9 @@ static void bc_run_create(struct bc_result *res, unsigned int run)
  * The timed loops, one function each (not inlined: the plain and the
  * locked loops are compiled alike).  Each returns the calls that failed.
  */
+typedef u32 bc_loop_fn(struct chainpool_core *core, struct cp_block *blocks,
+		       u32 n);
+
 static noinline u32
 bc_alloc_loop(struct chainpool_core *core, struct cp_block *blocks, u32 n)
 {
@@ -256,8 +269,7 @@ bc_alloc_loop_locked(struct chainpool_core *core, struct cp_block *blocks,
 }
 
 static noinline u32
-bc_free_loop(struct chainpool_core *core, const struct cp_block *blocks,
-	     u32 n)
+bc_free_loop(struct chainpool_core *core, struct cp_block *blocks, u32 n)
 {
 	u32 i, failed = 0;
 
@@ -268,8 +280,8 @@ bc_free_loop(struct chainpool_core *core, const struct cp_block *blocks,
 }
 
 static noinline u32
-bc_free_loop_locked(struct chainpool_core *core,
-		    const struct cp_block *blocks, u32 n)
+bc_free_loop_locked(struct chainpool_core *core, struct cp_block *blocks,
+		    u32 n)
 {
 	u32 i, failed = 0;
 
@@ -295,12 +307,32 @@ bc_lookup_loop(const struct chainpool_core *core,
 	return wrong;
 }
 
+/*
+ * Sample @op of @run: @loop over all n blocks, timed.  No call may fail,
+ * and @in_use blocks are in use after it.
+ */
+static void bc_time_loop(struct bc_result *res, enum bc_op op,
+			 unsigned int run, bc_loop_fn *loop,
+			 struct upool *pool, struct cp_block *blocks,
+			 u32 in_use)
+{
+	u32 failed;
+	u64 t;
+
+	t = bc_now();
+	failed = loop(&pool->core, blocks, res->n);
+	res->samples[op][run] = bc_now() - t;
+	if (failed)
+		bc_fail(bc_op_name[op], res->n, failed);
+	BC_CHECK(bc_in_use(pool) == in_use, res->n, bc_in_use(pool));
+}
+
 static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 			 u8 *floor_buf)
 {
 	const u32 n = res->n;
 	struct cp_sink sink = { .blocks = blocks };
-	u64 sum, xor, sum2, xor2, t;
+	u64 sum, xor, t;
 	struct fake_dma fd;
 	struct upool pool;
 	unsigned int run;
@@ -331,7 +363,7 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 	memset(floor_buf, 0, (size_t)n * bc_size);
 
 	for (run = 0; run < bc_runs; run++) {
-		u32 lookups_wrong, allocs_failed, frees_failed;
+		u32 lookups_wrong;
 
 		/* bulk carve into the caller's array */
 		sink.calls = 0;
@@ -374,48 +406,28 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 			 run);
 
 		/* per-block alloc (bump cursor), free, alloc (free list) */
-		t = bc_now();
-		allocs_failed = bc_alloc_loop(&pool.core, blocks, n);
-		res->samples[BC_ALLOC_CARVE][run] = bc_now() - t;
-		BC_CHECK(allocs_failed == 0, n, allocs_failed);
-		BC_CHECK(bc_in_use(&pool) == n, n, bc_in_use(&pool));
+		bc_time_loop(res, BC_ALLOC_CARVE, run, bc_alloc_loop, &pool,
+			     blocks, n);
 		if (!run) {
 			bc_check_lookups(&pool, blocks, n, "after alloc");
-			bc_digest(blocks, n, &sum2, &xor2);
-			BC_CHECK(sum2 == sum && xor2 == xor, n, 0);
+			bc_check_digest(blocks, n, sum, xor);
 		}
-
-		t = bc_now();
-		frees_failed = bc_free_loop(&pool.core, blocks, n);
-		res->samples[BC_FREE][run] = bc_now() - t;
-		BC_CHECK(frees_failed == 0, n, frees_failed);
-		BC_CHECK(bc_in_use(&pool) == 0, n, bc_in_use(&pool));
-
-		t = bc_now();
-		allocs_failed = bc_alloc_loop(&pool.core, blocks, n);
-		res->samples[BC_ALLOC_LIST][run] = bc_now() - t;
-		BC_CHECK(allocs_failed == 0, n, allocs_failed);
+		bc_time_loop(res, BC_FREE, run, bc_free_loop, &pool, blocks, 0);
+		bc_time_loop(res, BC_ALLOC_LIST, run, bc_alloc_loop, &pool,
+			     blocks, n);
 		/* The free list gives back the same blocks. */
-		bc_digest(blocks, n, &sum2, &xor2);
-		BC_CHECK(sum2 == sum && xor2 == xor, n, 0);
+		bc_check_digest(blocks, n, sum, xor);
 		if (!run)
 			bc_check_lookups(&pool, blocks, n, "from the free list");
 		BC_CHECK(chainpool_core_release_all(&pool.core) == 0, n, 0);
 
 		/* the same per-block loops, a mutex around each call */
 		memset(floor_buf, run + 2, (size_t)n * bc_size);
-		t = bc_now();
-		allocs_failed = bc_alloc_loop_locked(&pool.core, blocks, n);
-		res->samples[BC_ALLOC_MUTEX][run] = bc_now() - t;
-		BC_CHECK(allocs_failed == 0, n, allocs_failed);
-		bc_digest(blocks, n, &sum2, &xor2);
-		BC_CHECK(sum2 == sum && xor2 == xor, n, 0);
-
-		t = bc_now();
-		frees_failed = bc_free_loop_locked(&pool.core, blocks, n);
-		res->samples[BC_FREE_MUTEX][run] = bc_now() - t;
-		BC_CHECK(frees_failed == 0, n, frees_failed);
-		BC_CHECK(bc_in_use(&pool) == 0, n, bc_in_use(&pool));
+		bc_time_loop(res, BC_ALLOC_MUTEX, run, bc_alloc_loop_locked,
+			     &pool, blocks, n);
+		bc_check_digest(blocks, n, sum, xor);
+		bc_time_loop(res, BC_FREE_MUTEX, run, bc_free_loop_locked,
+			     &pool, blocks, 0);
 		BC_CHECK(chainpool_core_release_all(&pool.core) == 0, n, 0);
 	}
 	BC_CHECK(upool_destroy(&pool) == 0, n, 0);

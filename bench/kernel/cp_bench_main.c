@@ -118,14 +118,6 @@ module_param(warm_mb, uint, 0444);
 MODULE_PARM_DESC(warm_mb,
 		 "first allocate, touch and free up to this many MiB, so that a fresh VM's RAM is backed by the host before any timing (default 0)");
 
-static char *pci_id = "1234:11e8";
-module_param(pci_id, charp, 0444);
-MODULE_PARM_DESC(pci_id, "vendor:device of the PCI device to allocate for (default 1234:11e8, QEMU edu)");
-
-static unsigned int dma_bits = 64;
-module_param(dma_bits, uint, 0444);
-MODULE_PARM_DESC(dma_bits, "DMA mask to give the device, as mpt3sas does (default 64; 0 leaves it)");
-
 struct cpb_block {
 	void *cpu;
 	dma_addr_t dma;
@@ -270,19 +262,36 @@ static int cpb_run_page_carve(unsigned int nr, struct cpb_result *r)
 	return ret;
 }
 
+/* A pool of the run's blocks, slabs of up to @slab_bytes (0: default) */
+static struct chainpool *cpb_chainpool_create(u64 slab_bytes)
+{
+	struct chainpool_params params = { .slab_bytes = slab_bytes };
+
+	return chainpool_create_params("cp_bench", cpb_td.dev, size, align, 0,
+				       &params);
+}
+
+/* What a chainpool says of itself once it holds the run's blocks */
+static void cpb_chainpool_record(struct chainpool *pool, struct cpb_result *r)
+{
+	struct chainpool_stats st;
+
+	chainpool_get_stats(pool, &st);
+	r->fill_ns = st.fill_ns;
+	r->coherent_allocs = st.nr_slabs;
+	r->metadata_bytes = st.meta_bytes;
+}
+
 static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 			     struct cpb_result *r)
 {
-	struct chainpool_params params = { .slab_bytes = slab_bytes };
-	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int i, got = 0;
 	int ret;
 	u64 t;
 
 	t = ktime_get_ns();
-	pool = chainpool_create_params("cp_bench", cpb_td.dev, size, align, 0,
-				       &params);
+	pool = cpb_chainpool_create(slab_bytes);
 	if (!pool)
 		return -ENOMEM;
 	ret = chainpool_fill(pool, nr, GFP_KERNEL);
@@ -296,7 +305,7 @@ static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 		}
 	}
 	r->create_ns = ktime_get_ns() - t;
-	chainpool_get_stats(pool, &st);
+	cpb_chainpool_record(pool, r);
 
 	t = ktime_get_ns();
 	for (i = 0; i < got; i++) {
@@ -307,10 +316,6 @@ static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 	r->destroy_ns = ktime_get_ns() - t;
 	if (ret || got < nr)
 		return -ENOMEM;
-
-	r->fill_ns = st.fill_ns;
-	r->coherent_allocs = st.nr_slabs;
-	r->metadata_bytes = st.meta_bytes;
 	return 0;
 }
 
@@ -330,33 +335,24 @@ static void cpb_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
  */
 static int cpb_run_chainpool_bulk(unsigned int nr, struct cpb_result *r)
 {
-	struct chainpool_params params = { 0 };
-	struct chainpool_stats st;
 	struct chainpool *pool;
 	int ret;
 	u64 t;
 
 	t = ktime_get_ns();
-	pool = chainpool_create_params("cp_bench", cpb_td.dev, size, align, 0,
-				       &params);
+	pool = cpb_chainpool_create(0);
 	if (!pool)
 		return -ENOMEM;
 	ret = chainpool_alloc_bulk(pool, nr, GFP_KERNEL, cpb_store,
 				   cpb_blocks);
 	r->create_ns = ktime_get_ns() - t;
-	chainpool_get_stats(pool, &st);
+	cpb_chainpool_record(pool, r);
 
 	t = ktime_get_ns();
 	chainpool_release_all(pool);
 	chainpool_destroy(pool);
 	r->destroy_ns = ktime_get_ns() - t;
-	if (ret)
-		return ret;
-
-	r->fill_ns = st.fill_ns;
-	r->coherent_allocs = st.nr_slabs;
-	r->metadata_bytes = st.meta_bytes;
-	return 0;
+	return ret;
 }
 
 /*
@@ -551,7 +547,7 @@ static int __init cp_bench_init(void)
 		}
 		max_n = max(max_n, n[i]);
 	}
-	ret = cp_testdev_get(&cpb_td, "cp_bench", pci_id, dma_bits, "cp_bench: ");
+	ret = cp_testdev_get(&cpb_td, "cp_bench", "cp_bench: ");
 	if (ret) {
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;

@@ -11,19 +11,11 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$(cd "$1" && pwd)
-name=mpt3sas-chainpool
-version=$("$top/packaging/version.sh")
-tarball=$out/$name-$version.tar.gz
-kmin=$("$top/packaging/kernel-range.sh" min)
-kmax=$("$top/packaging/kernel-range.sh" max)
-range=$("$top/packaging/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
-
 LOG_TAG=deb
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
+pkg_dist_facts "$1"
 
-[ -f "$tarball" ] || die "no $tarball: run 'make dist' first"
 for tool in dpkg-buildpackage dh dh_dkms; do
 	command -v "$tool" >/dev/null ||
 		die "$tool is missing: apt-get install dpkg-dev debhelper dh-dkms"

@@ -307,7 +307,7 @@ struct SAS3008State {
     uint32_t intr_mask;
     uint32_t diag;
     int wrseq_idx;
-    uint32_t hcb_size, hcb_addr_lo, hcb_addr_hi;
+    uint32_t hcb[3];                /* HCB size, address: kept, unused */
 
     /* IOC Init */
     uint64_t req_base;
@@ -1499,13 +1499,51 @@ static void sas3008_fw_upload(SAS3008State *s, uint16_t smid, uint8_t msix,
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
+static void sas3008_event_notification(SAS3008State *s, uint16_t smid,
+                                       uint8_t msix, const uint8_t *req)
+{
+    uint8_t reply[0x1c];
+    int i;
+
+    memcpy(s->event_masks, req + 0x14, sizeof(s->event_masks));
+    for (i = 0; i < EV_MASK_WORDS; i++) {
+        s->event_masks[i] = le32_to_cpu(s->event_masks[i]);
+    }
+    s->events_on = true;
+    sas3008_reply_header(reply, req, sizeof(reply), ST_SUCCESS);
+    sas3008_reply(s, smid, msix, reply, sizeof(reply));
+}
+
+/* Event acknowledge and SAS IO unit control: nothing to do here */
+static void sas3008_accept(SAS3008State *s, uint16_t smid, uint8_t msix,
+                           const uint8_t *req)
+{
+    sas3008_simple_reply(s, smid, msix, req, ST_SUCCESS);
+}
+
+typedef void SAS3008Function(SAS3008State *s, uint16_t smid, uint8_t msix,
+                             const uint8_t *req);
+
+/* What the request queue takes, by function; the rest is refused */
+static SAS3008Function *const sas3008_functions[] = {
+    [FN_SCSI_IO] = sas3008_scsi_io,
+    [FN_SCSI_TASK_MGMT] = sas3008_task_mgmt,
+    [FN_CONFIG] = sas3008_config,
+    [FN_PORT_ENABLE] = sas3008_port_enable,
+    [FN_EVENT_NOTIFICATION] = sas3008_event_notification,
+    [FN_EVENT_ACK] = sas3008_accept,
+    [FN_FW_UPLOAD] = sas3008_fw_upload,
+    [FN_SAS_IO_UNIT_CONTROL] = sas3008_accept,
+};
+
 static void sas3008_request(SAS3008State *s, uint32_t lo, uint32_t hi)
 {
     uint8_t type = lo & REQ_TYPE_MASK;
     uint8_t msix = (lo >> 8) & 0xff;
     uint16_t smid = lo >> 16;
     uint8_t frame[REPLY_MAX];
-    uint8_t fn;
+    const char *why = NULL;
+    uint8_t fn, only;
 
     if (s->state != IOC_STATE_OPERATIONAL) {
         sas3008_fault(s, FAULT_NOT_OPERATIONAL,
@@ -1534,68 +1572,34 @@ static void sas3008_request(SAS3008State *s, uint32_t lo, uint32_t hi)
                      frame, MIN(s->req_frame_bytes, sizeof(frame)));
     }
     fn = frame[3];
+    /* the SCSI IO and high priority descriptors carry one function each */
     switch (type) {
     case REQ_TYPE_SCSI_IO:
     case REQ_TYPE_FAST_PATH:
-        if (fn != FN_SCSI_IO) {
-            sas3008_fault(s, FAULT_BAD_DESCRIPTOR,
-                          "SCSI IO descriptor for another function");
-            return;
-        }
-        sas3008_scsi_io(s, smid, msix, frame);
-        return;
+        only = FN_SCSI_IO;
+        why = "SCSI IO descriptor for another function";
+        break;
     case REQ_TYPE_HIGH_PRIORITY:
-        if (fn != FN_SCSI_TASK_MGMT) {
-            sas3008_fault(s, FAULT_BAD_DESCRIPTOR,
-                          "high priority descriptor for another function");
-            return;
-        }
-        sas3008_task_mgmt(s, smid, msix, frame);
-        return;
+        only = FN_SCSI_TASK_MGMT;
+        why = "high priority descriptor for another function";
+        break;
     case REQ_TYPE_DEFAULT:
+        only = fn;
         break;
     default:
         sas3008_fault(s, FAULT_BAD_DESCRIPTOR, "unknown descriptor type");
         return;
     }
-    switch (fn) {
-    case FN_CONFIG:
-        sas3008_config(s, smid, msix, frame);
-        break;
-    case FN_PORT_ENABLE:
-        sas3008_port_enable(s, smid, msix, frame);
-        break;
-    case FN_EVENT_NOTIFICATION:
-        memcpy(s->event_masks, frame + 0x14, sizeof(s->event_masks));
-        for (int i = 0; i < EV_MASK_WORDS; i++) {
-            s->event_masks[i] = le32_to_cpu(s->event_masks[i]);
-        }
-        s->events_on = true;
-        {
-            uint8_t reply[0x1c];
-
-            sas3008_reply_header(reply, frame, sizeof(reply), ST_SUCCESS);
-            sas3008_reply(s, smid, msix, reply, sizeof(reply));
-        }
-        break;
-    case FN_EVENT_ACK:
-    case FN_SAS_IO_UNIT_CONTROL:
-        sas3008_simple_reply(s, smid, msix, frame, ST_SUCCESS);
-        break;
-    case FN_FW_UPLOAD:
-        sas3008_fw_upload(s, smid, msix, frame);
-        break;
-    case FN_SCSI_IO:
-        sas3008_scsi_io(s, smid, msix, frame);
-        break;
-    case FN_SCSI_TASK_MGMT:
-        sas3008_task_mgmt(s, smid, msix, frame);
-        break;
-    default:
-        qemu_log_mask(LOG_UNIMP, "sas3008: function 0x%02x\n", fn);
-        sas3008_simple_reply(s, smid, msix, frame, ST_INVALID_FUNCTION);
-        break;
+    if (fn != only) {
+        sas3008_fault(s, FAULT_BAD_DESCRIPTOR, why);
+        return;
     }
+    if (fn < ARRAY_SIZE(sas3008_functions) && sas3008_functions[fn]) {
+        sas3008_functions[fn](s, smid, msix, frame);
+        return;
+    }
+    qemu_log_mask(LOG_UNIMP, "sas3008: function 0x%02x\n", fn);
+    sas3008_simple_reply(s, smid, msix, frame, ST_INVALID_FUNCTION);
 }
 
 /* Doorbell handshake */
@@ -1711,33 +1715,34 @@ static void sas3008_ioc_init(SAS3008State *s, const uint8_t *req)
     sas3008_hs_reply(s, r, sizeof(r));
 }
 
+typedef void SAS3008Handshake(SAS3008State *s, const uint8_t *req);
+
+/* What the doorbell handshake takes, by function; the rest is refused */
+static SAS3008Handshake *const sas3008_handshakes[] = {
+    [FN_IOC_INIT] = sas3008_ioc_init,
+    [FN_IOC_FACTS] = sas3008_ioc_facts,
+    [FN_PORT_FACTS] = sas3008_port_facts,
+};
+
 static void sas3008_handshake_msg(SAS3008State *s)
 {
     uint8_t req[HANDSHAKE_MAX_DWORDS * 4];
     uint8_t r[0x14];
+    uint8_t fn;
     int i;
 
     memset(req, 0, sizeof(req));
     for (i = 0; i < s->hs_cnt; i++) {
         stl_le_p(req + 4 * i, s->hs_msg[i]);
     }
-    switch (req[3]) {
-    case FN_IOC_FACTS:
-        sas3008_ioc_facts(s, req);
-        break;
-    case FN_PORT_FACTS:
-        sas3008_port_facts(s, req);
-        break;
-    case FN_IOC_INIT:
-        sas3008_ioc_init(s, req);
-        break;
-    default:
-        qemu_log_mask(LOG_UNIMP, "sas3008: handshake function 0x%02x\n",
-                      req[3]);
-        sas3008_reply_header(r, req, sizeof(r), ST_INVALID_FUNCTION);
-        sas3008_hs_reply(s, r, sizeof(r));
-        break;
+    fn = req[3];
+    if (fn < ARRAY_SIZE(sas3008_handshakes) && sas3008_handshakes[fn]) {
+        sas3008_handshakes[fn](s, req);
+        return;
     }
+    qemu_log_mask(LOG_UNIMP, "sas3008: handshake function 0x%02x\n", fn);
+    sas3008_reply_header(r, req, sizeof(r), ST_INVALID_FUNCTION);
+    sas3008_hs_reply(s, r, sizeof(r));
 }
 
 /* Resets */
@@ -1898,15 +1903,13 @@ static void sas3008_reply_post_index(SAS3008State *s, uint32_t q, uint32_t idx)
 static uint64_t sas3008_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     SAS3008State *s = opaque;
-    uint32_t val = 0, q;
+    uint32_t val, q;
 
     switch (addr) {
     case REG_DOORBELL:
-        val = sas3008_doorbell_read(s);
-        break;
+        return sas3008_doorbell_read(s);
     case REG_HOST_DIAGNOSTIC:
-        val = s->diag;
-        break;
+        return s->diag;
     case REG_HOST_INT_STATUS:
         val = s->intr_status;
         for (q = 0; q < s->nr_queues; q++) {
@@ -1914,29 +1917,20 @@ static uint64_t sas3008_mmio_read(void *opaque, hwaddr addr, unsigned size)
                 val |= HIS_REPLY_DESC_INT;
             }
         }
-        break;
+        return val;
     case REG_HOST_INT_MASK:
-        val = s->intr_mask;
-        break;
+        return s->intr_mask;
     case REG_REPLY_FREE_HOST_IDX:
-        val = s->reply_free_host_idx;
-        break;
+        return s->reply_free_host_idx;
     case REG_REPLY_POST_HOST_IDX:
-        val = s->post_host_idx[0];
-        break;
+        return s->post_host_idx[0];
     case REG_HCB_SIZE:
-        val = s->hcb_size;
-        break;
     case REG_HCB_ADDR_LOW:
-        val = s->hcb_addr_lo;
-        break;
     case REG_HCB_ADDR_HIGH:
-        val = s->hcb_addr_hi;
-        break;
+        return s->hcb[(addr - REG_HCB_SIZE) / 4];
     default:
-        break;
+        return 0;
     }
-    return val;
 }
 
 static void sas3008_mmio_write(void *opaque, hwaddr addr, uint64_t val,
@@ -1987,13 +1981,9 @@ static void sas3008_mmio_write(void *opaque, hwaddr addr, uint64_t val,
         sas3008_reply_post_index(s, (val >> 24) & 0xff, val & 0xffffff);
         break;
     case REG_HCB_SIZE:
-        s->hcb_size = val;
-        break;
     case REG_HCB_ADDR_LOW:
-        s->hcb_addr_lo = val;
-        break;
     case REG_HCB_ADDR_HIGH:
-        s->hcb_addr_hi = val;
+        s->hcb[(addr - REG_HCB_SIZE) / 4] = val;
         break;
     case REG_REQ_DESC_POST_LOW:
         s->desc_low = val;

@@ -37,14 +37,6 @@
 #define CPT_CHAIN_SIZE		128U
 #define CPT_SZ_4G		0x100000000ULL
 
-static char *pci_id = "1234:11e8";
-module_param(pci_id, charp, 0444);
-MODULE_PARM_DESC(pci_id, "vendor:device of the PCI device to allocate for (default 1234:11e8, QEMU edu)");
-
-static unsigned int dma_bits;
-module_param(dma_bits, uint, 0444);
-MODULE_PARM_DESC(dma_bits, "if set, DMA mask to give the device before testing (default: leave it)");
-
 static unsigned int expect_fail_slab;
 module_param(expect_fail_slab, uint, 0444);
 MODULE_PARM_DESC(expect_fail_slab,
@@ -1636,7 +1628,7 @@ static int __init chainpool_test_init(void)
 	int ret;
 
 	pr_info("KTAP version 1\n");
-	ret = cp_testdev_get(&cpt_td, "chainpool_test", pci_id, dma_bits, "# ");
+	ret = cp_testdev_get(&cpt_td, "chainpool_test", "# ");
 	if (ret) {
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;

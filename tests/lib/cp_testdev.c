@@ -1,21 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The first PCI device matching @pci_id ("vendor:device", e.g. QEMU's edu
- * device), held; else a platform device @name, registered, with a 32-bit
- * DMA mask.  A non-zero @dma_bits then sets that DMA mask.  Messages start
- * with @prefix ("# " for KTAP diagnostics).
+ * The device the test and bench modules allocate for, and the module
+ * parameters that choose it: this file is linked into each module, so
+ * both take pci_id= and dma_bits= from here.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
+#include <linux/stringify.h>
 #include "cp_testdev.h"
 
-int cp_testdev_get(struct cp_testdev *td, const char *name,
-		   const char *pci_id, unsigned int dma_bits,
-		   const char *prefix)
+/* A module's Kbuild may set the default of dma_bits= (cp_bench: 64). */
+#ifndef CP_TESTDEV_DMA_BITS
+#define CP_TESTDEV_DMA_BITS	0
+#endif
+
+static char *pci_id = "1234:11e8";
+module_param(pci_id, charp, 0444);
+MODULE_PARM_DESC(pci_id, "vendor:device of the PCI device to allocate for (default 1234:11e8, QEMU edu)");
+
+static unsigned int dma_bits = CP_TESTDEV_DMA_BITS;
+module_param(dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits, "DMA mask to give the device (default "
+		 __stringify(CP_TESTDEV_DMA_BITS) "; 0 leaves it)");
+
+/**
+ * cp_testdev_get() - find or make the device to allocate for
+ * @td: filled in; give it back with cp_testdev_put()
+ * @name: the platform device's name, when no PCI device matches
+ * @prefix: what each message starts with ("# " for KTAP diagnostics)
+ *
+ * The first PCI device matching pci_id= ("vendor:device", by default
+ * QEMU's edu device), held; else a platform device @name, registered,
+ * with a 32-bit DMA mask.  A non-zero dma_bits= then sets that DMA mask.
+ *
+ * Return: 0, or the error of registering the platform device.
+ */
+int cp_testdev_get(struct cp_testdev *td, const char *name, const char *prefix)
 {
 	unsigned int vendor, device;
 
@@ -45,6 +70,10 @@ int cp_testdev_get(struct cp_testdev *td, const char *name,
 	return 0;
 }
 
+/**
+ * cp_testdev_put() - give back what cp_testdev_get() took
+ * @td: the device; zeroed, so a second call does nothing
+ */
 void cp_testdev_put(struct cp_testdev *td)
 {
 	if (td->pci)

@@ -2,7 +2,8 @@
 /*
  * The device the in-kernel tests (tests/kmod/) and the benchmark
  * (bench/kernel/) allocate DMA memory for, linked into each module by
- * scripts/build-modules.sh.
+ * scripts/build-modules.sh; cp_testdev.c declares the module parameters
+ * pci_id= and dma_bits= that choose it.
  */
 #ifndef CP_TESTDEV_H
 #define CP_TESTDEV_H
@@ -17,9 +18,7 @@ struct cp_testdev {
 	struct platform_device *pdev;	/* registered, when none did */
 };
 
-int cp_testdev_get(struct cp_testdev *td, const char *name,
-		   const char *pci_id, unsigned int dma_bits,
-		   const char *prefix);
+int cp_testdev_get(struct cp_testdev *td, const char *name, const char *prefix);
 void cp_testdev_put(struct cp_testdev *td);
 
 #endif
