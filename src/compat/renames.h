@@ -161,6 +161,16 @@ mpt3sas_compat_irq_update_affinity_hint(unsigned int irq,
 }
 
 #define irq_update_affinity_hint	mpt3sas_compat_irq_update_affinity_hint
+
+/* Came with irq_update_affinity_hint(); irq_set_affinity_hint() did both. */
+static inline int
+mpt3sas_compat_irq_set_affinity_and_hint(unsigned int irq,
+					 const struct cpumask *m)
+{
+	return irq_set_affinity_hint(irq, m);
+}
+
+#define irq_set_affinity_and_hint	mpt3sas_compat_irq_set_affinity_and_hint
 #endif
 
 #ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
