@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench/check.sh: the benchmark works end to end, fast.  Runs
-# bench/run.sh (`make bench`) on one kernel (6.1, no IOMMU) with small N,
+# bench/run.sh (`make bench`) on one kernel (the first tagged bench in
+# tests/kernels/series, no IOMMU) with small N,
 # then checks that results.json has a record for every allocator and N with
 # positive numbers and coherent allocations that fit the geometry, and that
 # the table and the plot were produced.  It asserts nothing about times.
 # Then it feeds the checker doctored results, which it must reject.
 #
-#   BENCH_CHECK_KERNEL (default 6.1), BENCH_CHECK_N (default "1000 10000")
+#   BENCH_CHECK_KERNEL, BENCH_CHECK_N (default "1000 10000")
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 out=$top/build/check/bench
-kernel=${BENCH_CHECK_KERNEL:-6.1}
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+kernel=${BENCH_CHECK_KERNEL:-$(kernel_series bench | cut -d' ' -f1)}
 ns=${BENCH_CHECK_N:-1000 10000}
 allocators=dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor
 # shellcheck source=tests/lib/ktap.sh

@@ -7,7 +7,8 @@
 # and draw build/bench/scaling.png.
 #
 # Environment:
-#   BENCH_KERNELS     series (default "6.1 6.12 sid")
+#   BENCH_KERNELS     series (default: those tagged bench in
+#                     tests/kernels/series)
 #   BENCH_N           block counts (default "1000 10000 100000 373959 1000000")
 #   BENCH_SIZE        block size (default 128), BENCH_ALIGN (default 16)
 #   BENCH_ALLOCATORS  comma list (default all six)
@@ -31,7 +32,9 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-BENCH_KERNELS=${BENCH_KERNELS:-6.1 6.12 sid}
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+BENCH_KERNELS=${BENCH_KERNELS:-$(kernel_series bench)}
 BENCH_N=${BENCH_N:-1000 10000 100000 373959 1000000}
 BENCH_SIZE=${BENCH_SIZE:-128}
 BENCH_ALIGN=${BENCH_ALIGN:-16}

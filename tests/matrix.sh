@@ -2,25 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # `make matrix`: build mpt3sas.ko and chainpool_test.ko, with -Werror on our
-# files, against every kernel series Debian's archive offers, each probed
-# for its own API.  Prints KTAP: one result per series, with a table
+# files, against every kernel series, Debian's and the distributions'
+# bundles, each probed for its own API.  Prints KTAP: one result per series, with a table
 # (kernel, probes yes/no, build result) and one line per probe across the
 # kernels as diagnostics, then "N passed, N failed".
 #
-# KERNELS picks series (default: all of tests/kernels/lib.sh); the modules
-# land in build/modules/<series>/, where `make vmtest` can take them.
+# KERNELS picks series (default: every series of tests/kernels/series,
+# bundles among them where KERNEL_BUNDLES has them); the modules land in
+# build/modules/<series>/, where `make vmtest` can take them.
 
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
-kernels=${KERNELS:-$ALL_SERIES}
+kernels=${KERNELS:-$(kernel_series)}
 logdir=$top/build/matrix
 mkdir -p "$logdir"
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 ktap_print_header
+ktap_print_msg "kernel bundles: $(bundles_note)"
 rows=
 summaries=
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/compat/old-kernel-fallbacks.sh [SERIES...]   (default: 5.10 6.1)
+# tests/compat/old-kernel-fallbacks.sh [SERIES...]   (default: the series
+# tagged fallbacks in tests/kernels/series)
 #
 # Compile the compat fallbacks of kernels we cannot fetch.  The oldest
 # supported kernel (packaging/kernel-min, 4.15) lacks many APIs the probes
@@ -47,7 +48,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=${TREE:-$top/build/tree}
 out=${OUT:-$top/build/compat-fallbacks}
 jobs=${JOBS:-2}
-series_list=${*:-5.10 6.1}
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+series_list=${*:-$(kernel_series fallbacks)}
 
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"

@@ -26,9 +26,9 @@
 #   malformed no guest: the device alone against malformed requests
 #             (malformed.sh, qtest)
 #
-# --reduced (make check): 6.1 and 6.12, plain, max_sgl_entries=256 with
-# chainpool: one of each check.
-# Full: the series of KERNELS (default 5.10 6.1 6.12 sid), plain and
+# --reduced (make check): the series tagged hbatest in tests/kernels/series,
+# plain, max_sgl_entries=256 with chainpool: one of each check.
+# Full: the series of KERNELS (default: every series), plain and
 # iommu, N = 16, 128, 256 (timing rounds for dma_pool and in_tree) and
 # 2048 (the controller maximum: 128 chains per I/O) with chainpool,
 # dma_pool and in_tree, 50 attach/detach cycles, the unplug; 4 concurrent
@@ -74,7 +74,7 @@ esac
 
 out=${HBA_DIR:-$BUILD_ROOT/hbatest}
 if [ $variant = reduced ]; then
-	kernels=${KERNELS:-6.1 6.12}
+	kernels=${KERNELS:-$(kernel_series hbatest)}
 	setups=${HBA_SETUPS:-plain}
 	plan=${HBA_PLAN:-"@hba 256 chainpool 8 1
 @hba-cycles 1 256 chainpool
@@ -85,7 +85,7 @@ if [ $variant = reduced ]; then
 	mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
 	unplug_jobs=2
 else
-	kernels=${KERNELS:-5.10 6.1 6.12 sid}
+	kernels=${KERNELS:-$(kernel_series)}
 	setups=${HBA_SETUPS:-plain iommu}
 	plan=${HBA_PLAN:-"@hba 16 chainpool 8 4
 @hba 128 chainpool 8 4

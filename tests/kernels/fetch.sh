@@ -5,10 +5,10 @@
 #
 # Fetch a Debian kernel (image + modules + a build dir for out-of-tree
 # modules) from Debian's archive into build/kernels/<SERIES>/ without touching
-# the host's /boot, /lib/modules or apt configuration.
+# the host's /boot, /lib/modules or apt configuration; or unpack a bundle
+# there (a distribution's kernel, made by tests/kernels/bundle.sh).
 #
-#   SERIES   5.10 (bullseye), 6.1 (bookworm), 6.12 (bookworm-security,
-#            +deb12), sid (newest kernel in unstable), debug (built from
+#   SERIES   a series of tests/kernels/series, or debug (built from
 #            linux-source-6.1 by debug-kernel.sh)
 #
 # The newest kernel ABI of the series is chosen automatically.  The result is
@@ -29,18 +29,68 @@ LOG_TAG=fetch
 # shellcheck source=tests/kernels/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 {${KNOWN_SERIES// /|}}" >&2; exit 2; }
+usage() { echo "usage: $0 SERIES (one of: $(kernel_series) debug)" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 SERIES=$1
 [ "$SERIES" != debug ] || exec "$KLIB_DIR/debug-kernel.sh"
-SUITES=$(series_suites "$SERIES")
-ABI_RE=$(series_abi_regex "$SERIES")
+SOURCE=$(series_source "$SERIES")
 HOST_CC=${KERNEL_HOST_CC:-gcc-12}
 SDIR=$KERNELS_DIR/$SERIES
 
-mkdir -p "$SDIR/debs"
+mkdir -p "$SDIR"
 exec 9>"$SDIR/.lock"
 flock 9
+
+# unbundle: a bundle's tree is used as it is, unpacked once per tarball.
+unbundle() {
+	local tarball=$KERNEL_BUNDLES/$SERIES.tar.xz sum root=$SDIR/root kver kdir
+
+	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+	if [ -s "$SDIR/env" ] && grep -qF "$sum" "$SDIR/env"; then
+		cat "$SDIR/env"
+		exit 0
+	fi
+	need_cmds tar xz
+	log "$SERIES: unpacking $tarball"
+	rm -rf "$root" "$root.new" "$SDIR/env"
+	mkdir -p "$root.new"
+	tar -xJf "$tarball" -C "$root.new" || die "$SERIES: cannot unpack $tarball"
+	mv "$root.new" "$root"
+	kver=$(ls "$root/lib/modules")
+	[ "$(echo "$kver" | wc -w)" = 1 ] ||
+		die "$SERIES: $tarball holds not one lib/modules/<release> but: $kver"
+	kdir=$(readlink -f "$root/lib/modules/$kver/build")
+	case $kdir in
+	"$root"/*) ;;
+	*) die "$SERIES: lib/modules/$kver/build does not point into the bundle" ;;
+	esac
+	[ -f "$kdir/Module.symvers" ] ||
+		die "$SERIES: no Module.symvers in the bundle's build tree $kdir"
+	[ -f "$root/boot/vmlinuz-$kver" ] || die "$SERIES: no boot/vmlinuz-$kver in $tarball"
+	cat > "$SDIR/env.new" <<ENV
+SERIES='$SERIES'
+KVER='$kver'
+KDIR='$kdir'
+KMAKEFLAGS='CC=$HOST_CC'
+VMLINUZ='$root/boot/vmlinuz-$kver'
+MODDIR='$root'
+KBUILD_ROUTE='bundle'
+PACKAGES='$SERIES.tar.xz sha256:$sum'
+ENV
+	mv "$SDIR/env.new" "$SDIR/env"
+	log "$SERIES: ready (bundle, $kver)"
+	cat "$SDIR/env"
+	exit 0
+}
+
+case $SOURCE in
+bundle) unbundle ;;
+debian) ;;
+*) die "$SERIES: a $SOURCE series is not fetched" ;;
+esac
+SUITES=$(series_suites "$SERIES")
+ABI_RE=$(series_abi_regex "$SERIES")
+mkdir -p "$SDIR/debs"
 
 if [ "${KERNEL_FETCH_REFRESH:-0}" != 1 ] && [ -s "$SDIR/env" ]; then
 	cat "$SDIR/env"

@@ -11,9 +11,10 @@ KLIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=${REPO_ROOT:-$(cd "$KLIB_DIR/../.." && pwd)}
 BUILD_ROOT=${BUILD_ROOT:-$REPO_ROOT/build}
 KERNELS_DIR=${KERNELS_DIR:-$BUILD_ROOT/kernels}
-ALL_SERIES="5.10 6.1 6.12 sid"
-# built here, not fetched: tests/kernels/debug-kernel.sh
-KNOWN_SERIES="$ALL_SERIES debug"
+# the distributions' kernels (tests/kernels/bundle.sh), as laid out in
+# the CI machine's shared folder beside the checkout
+KERNEL_BUNDLES=${KERNEL_BUNDLES:-$REPO_ROOT/../shared/kernels}
+SERIES_FILE=$KLIB_DIR/series
 
 log()  { printf '%s: %s\n' "${LOG_TAG:-tests}" "$*" >&2; }
 # die, tagged with LOG_TAG
@@ -28,28 +29,63 @@ need_cmds() {
 	[ -z "$missing" ] || die "missing host commands:$missing (see tests/kernels/README.md for the Debian packages to install)"
 }
 
-# Debian suites to read for a series.
-series_suites() {
-	case $1 in
-	5.10) echo "bullseye bullseye-security" ;;
-	6.1)  echo "bookworm bookworm-security" ;;
-	6.12) echo "bookworm bookworm-security" ;;
-	sid)  echo "sid" ;;
-	debug) echo "bookworm bookworm-security" ;;
-	*) die "unknown kernel series '$1' (known: $KNOWN_SERIES)" ;;
-	esac
+# series_table: "NAME SOURCE ORIGIN TAGS..." per series: SERIES_FILE's
+# lines whose bundle is there, then bundles that file does not name.
+series_table() {
+	local name source rest b
+	while read -r name source rest; do
+		case $name in ''|'#'*) continue ;; esac
+		[ "$source" != bundle ] || [ -f "$KERNEL_BUNDLES/$name.tar.xz" ] || continue
+		echo "$name $source $rest"
+	done < "$SERIES_FILE"
+	for b in "$KERNEL_BUNDLES"/*.tar.xz; do
+		[ -f "$b" ] || continue
+		b=$(basename "$b" .tar.xz)
+		awk -v n="$b" '$1 == n { f = 1 } END { exit f }' "$SERIES_FILE" &&
+			echo "$b bundle -"
+	done
 }
 
-# Extended regex for the kernel ABI name of a series, as it appears in
-# linux-headers-<ABI>-amd64.
+# kernel_series [TAG]: the series a full run takes (debian and bundle), or
+# those with TAG.
+kernel_series() {
+	series_table | awk -v t="${1:-}" '$2 != "built" {
+		for (i = 4; i <= NF; i++) if ($i == t) f = 1
+		if (t == "" || f) printf "%s%s", (n++ ? " " : ""), $1
+		f = 0 } END { print "" }'
+}
+
+# series_field SERIES N: field N of the series' line (2 SOURCE, 3 ORIGIN).
+series_field() {
+	local f
+	f=$(series_table | awk -v n="$1" -v i="$2" '$1 == n { print $i; exit }')
+	[ -n "$f" ] || die "unknown kernel series '$1' (known: $(kernel_series) debug; bundles: $(bundles_note))"
+	echo "$f"
+}
+
+series_source() { series_field "$1" 2; }
+
+# series_has SERIES TAG
+series_has() { case " $(kernel_series "$2") " in *" $1 "*) ;; *) return 1 ;; esac; }
+
+# Where bundles come from, for a message.
+bundles_note() {
+	if compgen -G "$KERNEL_BUNDLES/*.tar.xz" >/dev/null; then
+		echo "$KERNEL_BUNDLES"
+	else
+		echo "none in KERNEL_BUNDLES=$KERNEL_BUNDLES: those series are skipped (tests/kernels/bundle.sh makes one from a distribution's kernel source)"
+	fi
+}
+
+# Debian suites to read for a debian series.
+series_suites() {
+	series_field "$1" 3 | sed 's/:.*//; s/,/ /g'
+}
+
+# Extended regex for the kernel ABI name of a debian series, as it appears
+# in linux-headers-<ABI>-amd64.
 series_abi_regex() {
-	case $1 in
-	5.10) echo '5\.10\.0-[0-9]+' ;;
-	6.1)  echo '6\.1\.0-[0-9]+' ;;
-	6.12) echo '6\.12\.[0-9]+\+deb12' ;;
-	sid)  echo '[0-9]+\.[0-9]+(\.[0-9]+\+deb[0-9]+|\.0-[0-9]+)' ;;
-	*) die "unknown kernel series '$1' (known: $ALL_SERIES)" ;;
-	esac
+	series_field "$1" 3 | sed 's/^[^:]*://'
 }
 
 # The host's Debian archive URIs, taken from its own apt configuration so that

@@ -20,7 +20,8 @@
 # --reduced runs every suite's reduced arguments on the plain setup; the
 # full run boots plain and iommu.
 #
-# Environment: KERNELS (default: 5.10 6.1 6.12 sid), REL_SETUPS, REL_TIMEOUT,
+# Environment: KERNELS (default: every series of tests/kernels/series, and
+# with --reduced those tagged reliability), REL_SETUPS, REL_TIMEOUT,
 # MODULES_DIR or BUILD_MODULES_CMD as for tests/vm/run.sh (default: build
 # the modules from build/tree with tests/reliability/build-modules.sh), REL_STEPS
 # (a steps file, tests/vm/init's format, instead of the suites' own steps),
@@ -42,10 +43,14 @@ case ${1:-} in
 *) echo "usage: $0 [--reduced]" >&2; exit 2 ;;
 esac
 
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
 if [ $variant = reduced ]; then
+	kernels=${KERNELS:-$(kernel_series reliability)}
 	setups=${REL_SETUPS:-plain}
 	timeout=${REL_TIMEOUT:-900}
 else
+	kernels=${KERNELS:-$(kernel_series)}
 	setups=${REL_SETUPS:-plain iommu}
 	timeout=${REL_TIMEOUT:-7200}
 fi
@@ -80,7 +85,7 @@ tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}')
 splat_re=$SPLAT_RE
 
 start=$SECONDS
-for series in ${KERNELS:-5.10 6.1 6.12 sid}; do
+for series in $kernels; do
 	for setup in $setups; do
 		rm -f "$vm_dir/$series-$setup.log"
 	done
@@ -88,7 +93,7 @@ done
 # Shown as it runs through our own stderr, indented as a KTAP subtest:
 # `tee /dev/stderr` would reopen (and truncate) a caller's log file.
 mkdir -p "$vm_dir"
-VM_DIR=$vm_dir VMTEST_SETUPS=$setups VMTEST_TIMEOUT=$timeout \
+KERNELS=$kernels VM_DIR=$vm_dir VMTEST_SETUPS=$setups VMTEST_TIMEOUT=$timeout \
 	VMTEST_STEPS=$steps "$top/tests/vm/run.sh" 2>&1 | tee "$vm_dir/harness.out" |
 	sed 's/^/    /' >&2
 out=$(cat "$vm_dir/harness.out")
@@ -106,7 +111,7 @@ for log in "$vm_dir"/*-*.log; do
 	for setup in $setups; do
 		case $guest in *-"$setup") ;; *) continue ;; esac
 		series=${guest%-"$setup"}
-		case " ${KERNELS:-5.10 6.1 6.12 sid} " in *" $series "*) ;; *) continue ;; esac
+		case " $kernels " in *" $series "*) ;; *) continue ;; esac
 		for tag in $tags; do
 			verdict=$(tr -d '\r' < "$log" | sed -n "s/^$tag: \(PASS\|FAIL\).*/\1/p" | tail -n 1)
 			figures=$(tr -d '\r' < "$log" | sed -n "s/^$tag: FIGURES //p" | tail -n 1)

@@ -7,9 +7,13 @@
 # a timeout.
 #
 # Environment:
-#   KERNELS            series to test (default: "5.10 6.1 6.12 sid")
+#   KERNELS            series to test (default: every series of
+#                      tests/kernels/series)
 #   VMTEST_SETUPS      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
-#                      5 GiB of RAM; see vm_boot in lib.sh)
+#                      5 GiB of RAM; see vm_boot in lib.sh) for Debian's
+#                      kernels, "plain iommu" for bundles
+#   VMTEST_REDUCED     1 (make check): "plain" only, but for the series
+#                      tagged vmtest-all (VMTEST_SETUPS overrides it)
 #   BUILD_MODULES_CMD  command run as: CMD SERIES KVER KDIR OUTDIR; must put
 #                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
 #                      and MODDIR are exported for it)
@@ -42,8 +46,8 @@ LOG_TAG=vmtest
 # shellcheck source=tests/lib/ktap.sh
 . "$(dirname "$0")/../lib/ktap.sh"
 
-KERNELS=${KERNELS:-$ALL_SERIES}
-VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu smp2 mem5g}
+KERNELS=${KERNELS:-$(kernel_series)}
+VMTEST_REDUCED=${VMTEST_REDUCED:-0}
 VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
 VMTEST_MEM=${VMTEST_MEM:-1G}
 VMTEST_APPEND=${VMTEST_APPEND:-}
@@ -82,7 +86,20 @@ row() {	# series setup ok notok skip secs verdict reason
 }
 fail_series() {	# series reason
 	local setup
-	for setup in $VMTEST_SETUPS; do row "$1" "$setup" - - - - FAIL "$2"; done
+	for setup in $(series_setups "$1"); do row "$1" "$setup" - - - - FAIL "$2"; done
+}
+
+# series_setups SERIES: the setups it boots in
+series_setups() {
+	if [ -n "${VMTEST_SETUPS:-}" ]; then
+		echo "$VMTEST_SETUPS"
+	elif [ "$VMTEST_REDUCED" = 1 ] && ! series_has "$1" vmtest-all; then
+		echo plain
+	elif [ "$(series_source "$1")" = bundle ]; then
+		echo plain iommu
+	else
+		echo plain iommu smp2 mem5g
+	fi
 }
 
 # prepare_series SERIES: fetch, get modules, build the initramfs.  Runs in a
@@ -114,7 +131,7 @@ prepare_series() {
 }
 
 for series in $KERNELS; do
-	series_suites "$series" >/dev/null
+	series_source "$series" >/dev/null
 done
 
 # Fetch all kernels in the background (mostly download and unpacking); each
@@ -149,7 +166,7 @@ for series in $KERNELS; do
 	fi
 	# the setups of a kernel boot side by side (TCG uses one host core each)
 	pids=()
-	for setup in $VMTEST_SETUPS; do
+	for setup in $(series_setups "$series"); do
 		logf=$VM_DIR/$series-$setup.log
 		rm -f "$logf" "$logf.rc" "$logf.first-boot"
 		(
@@ -170,7 +187,7 @@ for series in $KERNELS; do
 		[ "$VMTEST_PARALLEL" = 1 ] || wait $!
 	done
 	wait "${pids[@]}" || true
-	for setup in $VMTEST_SETUPS; do
+	for setup in $(series_setups "$series"); do
 		logf=$VM_DIR/$series-$setup.log
 		read -r rc secs < "$logf.rc"
 		vm_parse "$logf"
