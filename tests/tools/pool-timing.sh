@@ -16,7 +16,10 @@
 #    use count says so; it lets --force through, and what sits on another
 #    controller;
 #  - a run on stand-ins refuses before unloading anything, and stops
-#    without rmmod when udev assembles md on a disk after a round's load.
+#    without rmmod when udev assembles md on a disk after a round's load;
+#  - the mpt3sas loaded before a run is the file loaded back (insmod, when
+#    modprobe would find another), an error if another srcversion is
+#    loaded then, and one found in no file is not unloaded.
 
 set -eu
 
@@ -246,16 +249,39 @@ else
 	echo "skip: the safety checks run as root only"
 fi
 
-# --- a whole run against stand-ins for modprobe, rmmod, dmesg and id ---
-# The fake machine boots from the AHCI disk and has mpt3sas loaded; the
-# stand-in modprobe and rmmod write the driver's lines to the fake
-# dev/kmsg, which the stand-in dmesg prints.
+# --- a whole run against stand-ins for modprobe, insmod, rmmod, modinfo,
+# dmesg and id ---
+# The fake machine boots from the AHCI disk.  Its lib/modules holds two
+# mpt3sas.ko, text files of modinfo's fields: the kernel's own and this
+# package's in updates/, the one modprobe finds.  The stand-ins load one by
+# writing sys/module/mpt3sas/ as the kernel does, and modprobe and rmmod
+# write the driver's lines to the fake dev/kmsg, which the stand-in dmesg
+# prints.  mpt3sas (ours) is loaded when a run starts.
 f=$tmp/run
 bin=$tmp/bin
 mkdir -p "$bin" "$f/dev"
 mkfake "$f"
 mountinfo "$f" "8:17 / /dev/sdb1"
-mkdir -p "$f/sys/module/mpt3sas"
+kdir=$f/lib/modules/$(uname -r)
+intree=$kdir/kernel/drivers/scsi/mpt3sas/mpt3sas.ko
+ours=$kdir/updates/mpt3sas.ko
+mkdir -p "${intree%/*}" "${ours%/*}"
+printf 'version=43.100.00.00\nsrcversion=1NTREE0000000000000001\ndepends=scsi_transport_sas,raid_class\n' > "$intree"
+printf 'version=48.100.00.00-cp1\nsrcversion=C4A1NP000000000000000C\ndepends=scsi_transport_sas,raid_class\n' > "$ours"
+printf 'parm=max_sgl_entries:max sg entries (int)\nparm=pool_allocator:allocator behind the DMA pools (charp)\n' >> "$ours"
+echo "$ours" > "$f/modprobe-finds"
+cat > "$bin/load-module" <<'SH'
+#!/bin/sh
+# load-module FILE: what the kernel shows of a module loaded from FILE
+r=$MPT3SAS_TIMING_SYSROOT m=$MPT3SAS_TIMING_SYSROOT/sys/module/mpt3sas
+[ ! -d "$m" ] || exit 1
+mkdir -p "$m"
+echo live > "$m/initstate"
+echo 0 > "$m/refcnt"
+sed -n 's/^version=//p' "$1" > "$m/version"
+sed -n 's/^srcversion=//p' "$1" > "$m/srcversion"
+SH
+MPT3SAS_TIMING_SYSROOT=$f sh "$bin/load-module" "$ours"
 echo chainpool > "$f/loaded"
 : > "$f/dev/kmsg"
 cat > "$bin/id" <<'SH'
@@ -264,17 +290,28 @@ echo 0
 SH
 cat > "$bin/modinfo" <<'SH'
 #!/bin/sh
-echo "max_sgl_entries:max sg entries (int)"
-echo "pool_allocator:allocator behind the driver's DMA pools: chainpool (default) or dma_pool"
+# modinfo [-n] [-F FIELD] NAME|FILE
+r=$MPT3SAS_TIMING_SYSROOT field=filename
+while [ $# -gt 0 ]; do
+	case $1 in -F) field=$2; shift ;; -n) field=filename ;; *) name=$1 ;; esac
+	shift
+done
+case $name in /*) file=$name ;; *) file=$(cat "$r/modprobe-finds") ;; esac
+[ -f "$file" ] || exit 1
+if [ "$field" = filename ]; then echo "$file"; else sed -n "s/^$field=//p" "$file"; fi
 SH
 cat > "$bin/modprobe" <<'SH'
 #!/bin/sh
 r=$MPT3SAS_TIMING_SYSROOT
+case $1 in
+-c) echo "options mpt3sas max_queue_depth=64"; exit 0 ;;
+-a) echo "modprobe $*" >> "$r/calls"; exit 0 ;;
+esac
 echo "modprobe $*" >> "$r/calls"
 alloc=
 for a in "$@"; do case $a in pool_allocator=*) alloc=${a#*=} ;; esac; done
 [ "$alloc" != "${FAIL_ALLOC:-none}" ] || exit 1
-mkdir -p "$r/sys/module/mpt3sas"
+"${0%/*}/load-module" "$(cat "$r/modprobe-finds")" || exit 1
 echo "${alloc:-chainpool}" > "$r/loaded"
 # udev assembles an md array on the disk that came back
 if [ -n "${MD_ON_LOAD:-}" ]; then
@@ -287,11 +324,20 @@ chainpool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: chainpool, 373959 bloc
 dma_pool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: dma_pool, 373959 blocks of 128 B: created in 350000 us" ;;
 esac >> "$r/dev/kmsg"
 SH
+cat > "$bin/insmod" <<'SH'
+#!/bin/sh
+r=$MPT3SAS_TIMING_SYSROOT
+echo "insmod $*" >> "$r/calls"
+# a stand-in gone wrong: loads another file than it was given
+[ -z "${INSMOD_LOADS:-}" ] || set -- "$INSMOD_LOADS"
+"${0%/*}/load-module" "$1"
+SH
 cat > "$bin/rmmod" <<'SH'
 #!/bin/sh
 r=$MPT3SAS_TIMING_SYSROOT
 echo "rmmod $*" >> "$r/calls"
-rmdir "$r/sys/module/mpt3sas" || exit 1
+[ -d "$r/sys/module/mpt3sas" ] || exit 1
+rm -r "$r/sys/module/mpt3sas"
 us=2000
 [ "$(cat "$r/loaded")" = chainpool ] || us=8901000
 echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and destroyed in $us us" >> "$r/dev/kmsg"
@@ -313,7 +359,8 @@ expect "the wall times of both" '^dma_pool +[0-9]+ +[0-9]+$'
 if [ "$(grep -c 'pool_allocator=chainpool' "$f/calls")" = 2 ] &&
    [ "$(grep -c 'pool_allocator=dma_pool' "$f/calls")" = 2 ] &&
    grep -q 'max_sgl_entries=256' "$f/calls" &&
-   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] &&
+   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
 	ktap_test_pass "loads each allocator twice and leaves mpt3sas loaded as it found it"
 else
 	ktap_test_fail "calls:"; sed 's/^/# | /' "$f/calls"
@@ -329,6 +376,54 @@ if [ "$rc" != 0 ] && grep -q 'pool_allocator=dma_pool failed' "$tmp/out" &&
 else
 	ktap_test_fail "failed modprobe: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
 fi
+
+# start_with FILE: mpt3sas loaded from FILE, no calls yet
+start_with() {
+	rm -rf "$f/sys/module/mpt3sas" "$f/calls"
+	MPT3SAS_TIMING_SYSROOT=$f "$bin/load-module" "$1"
+}
+run() {	# a run of one round each, on the stand-ins
+	rc=0
+	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+}
+
+# the kernel's own mpt3sas was loaded: that very file comes back, though
+# modprobe now finds ours
+start_with "$intree"
+run
+if [ "$rc" = 0 ] && [ "$(tail -n 1 "$f/calls")" = "insmod $intree max_queue_depth=64" ] &&
+   grep -qx 'modprobe -a scsi_transport_sas raid_class' "$f/calls" &&
+   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = 1NTREE0000000000000001 ]; then
+	ktap_test_pass "loads back the file that was loaded, not what modprobe finds"
+else
+	ktap_test_fail "reload of the kernel's mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
+says "and says so" "mpt3sas 43.100.00.00 is loaded again from $intree"
+
+# the load back must be checked: a stand-in insmod that loads another file
+start_with "$intree"
+rc=0
+INSMOD_LOADS=$ours PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ]; then
+	ktap_test_pass "a load back of another module is an error"
+else
+	ktap_test_fail "a load back of another module: exit 0"; sed 's/^/# | /' "$tmp/out"
+fi
+says "naming both" "mpt3sas is not loaded back as it was: srcversion C4A1NP000000000000000C, want 1NTREE0000000000000001 ($intree, version 43.100.00.00)"
+
+# a loaded mpt3sas that is no file on disk could not come back: nothing
+# is unloaded
+rm -rf "$f/sys/module/mpt3sas" "$f/calls"
+MPT3SAS_TIMING_SYSROOT=$f "$bin/load-module" "$ours"
+echo 60NE0000000000000000000 > "$f/sys/module/mpt3sas/srcversion"
+run
+if [ "$rc" != 0 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+	ktap_test_pass "refuses to unload an mpt3sas it could not load back"
+else
+	ktap_test_fail "unknown loaded mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
+says "and says why" "the loaded mpt3sas (version 48.100.00.00-cp1, srcversion 60NE0000000000000000000) is none of the mpt3sas.ko files under"
+start_with "$ours"
 
 # a busy HBA: the run refuses before unloading anything
 if [ "$(id -u)" = 0 ]; then
