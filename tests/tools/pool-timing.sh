@@ -17,6 +17,8 @@
 #    controller;
 #  - a run on stand-ins refuses before unloading anything, and stops
 #    without rmmod when udev assembles md on a disk after a round's load;
+#  - a round whose marker is missing from the kernel log, or cannot be
+#    written to /dev/kmsg, stops the run with an error;
 #  - the mpt3sas loaded before a run is the file loaded back (insmod, when
 #    modprobe would find another), an error if another srcversion is
 #    loaded then, and one found in no file is not unloaded.
@@ -255,8 +257,9 @@ fi
 # mpt3sas.ko, text files of modinfo's fields: the kernel's own and this
 # package's in updates/, the one modprobe finds.  The stand-ins load one by
 # writing sys/module/mpt3sas/ as the kernel does, and modprobe and rmmod
-# write the driver's lines to the fake dev/kmsg, which the stand-in dmesg
-# prints.  mpt3sas (ours) is loaded when a run starts.
+# write the driver's lines to the fake kernel log (kmsg.log, which dev/kmsg
+# links to), which the stand-in dmesg prints.  mpt3sas (ours) is loaded
+# when a run starts.
 f=$tmp/run
 bin=$tmp/bin
 mkdir -p "$bin" "$f/dev"
@@ -283,7 +286,8 @@ sed -n 's/^srcversion=//p' "$1" > "$m/srcversion"
 SH
 MPT3SAS_TIMING_SYSROOT=$f sh "$bin/load-module" "$ours"
 echo chainpool > "$f/loaded"
-: > "$f/dev/kmsg"
+: > "$f/kmsg.log"
+ln -s ../kmsg.log "$f/dev/kmsg"
 cat > "$bin/id" <<'SH'
 #!/bin/sh
 echo 0
@@ -322,7 +326,7 @@ fi
 case $alloc in
 chainpool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: chainpool, 373959 blocks of 128 B, 366 slabs (order 5 x 365, order 3 x 1), 46752 KiB: created in 6000 us" ;;
 dma_pool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: dma_pool, 373959 blocks of 128 B: created in 350000 us" ;;
-esac >> "$r/dev/kmsg"
+esac >> "$r/kmsg.log"
 SH
 cat > "$bin/insmod" <<'SH'
 #!/bin/sh
@@ -340,11 +344,16 @@ echo "rmmod $*" >> "$r/calls"
 rm -r "$r/sys/module/mpt3sas"
 us=2000
 [ "$(cat "$r/loaded")" = chainpool ] || us=8901000
-echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and destroyed in $us us" >> "$r/dev/kmsg"
+echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and destroyed in $us us" >> "$r/kmsg.log"
 SH
 cat > "$bin/dmesg" <<'SH'
 #!/bin/sh
-cat "$MPT3SAS_TIMING_SYSROOT/dev/kmsg"
+# LOSE_MARKERS: the ring buffer wrapped past the run's markers
+if [ -n "${LOSE_MARKERS:-}" ]; then
+	grep -v 'mpt3sas-pool-timing: round' "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
+else
+	cat "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
+fi
 SH
 printf '#!/bin/sh
 exit 0
@@ -423,6 +432,32 @@ else
 	ktap_test_fail "unknown loaded mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
 fi
 says "and says why" "the loaded mpt3sas (version 48.100.00.00-cp1, srcversion 60NE0000000000000000000) is none of the mpt3sas.ko files under"
+start_with "$ours"
+
+# a round whose marker is not in the log is an error, not an empty table
+start_with "$ours"
+rc=0
+LOSE_MARKERS=1 PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && ! grep -q '^Whole modprobe' "$tmp/out" &&
+   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
+	ktap_test_pass "a lost kmsg marker stops the run, and mpt3sas is loaded again"
+else
+	ktap_test_fail "lost marker: exit $rc"; sed 's/^/# | /' "$tmp/out"
+fi
+says "and says which round and why" 'chainpool round 1: the marker written to /dev/kmsg ("mpt3sas-pool-timing: round chainpool 1 '
+says "that the round's times are lost" "is not in the kernel log (dmesg): the log buffer wrapped or dropped it, so the round's pool times are lost"
+# the marker cannot even be written
+start_with "$ours"
+rm "$f/dev/kmsg"
+mkdir "$f/dev/kmsg"
+run
+rmdir "$f/dev/kmsg"
+ln -s ../kmsg.log "$f/dev/kmsg"
+if [ "$rc" != 0 ] && grep -q 'cannot write to /dev/kmsg' "$tmp/out" && ! grep -q '^modprobe mpt3sas max_sgl' "$f/calls"; then
+	ktap_test_pass "an unwritable /dev/kmsg stops the run before a round"
+else
+	ktap_test_fail "unwritable kmsg: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
 start_with "$ours"
 
 # a busy HBA: the run refuses before unloading anything
