@@ -123,7 +123,7 @@ qemu=$BUILD_ROOT/qemu/current/qemu-system-x86_64
 [ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
 
 # the project's mpt3sas.ko per series (HBA_MODULES_DIR/<series>/ if set:
-# detects-faults.sh), with the kernel's sd_mod for the disk
+# detects-faults.sh), with the kernel's sd_mod for the disk and loop
 moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules}
 missing=""
 for series in $kernels; do
@@ -152,9 +152,12 @@ for series in $kernels; do
 	: "${KVER:?}" "${MODDIR:?}"	# from the env file
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
-	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends sd_mod | awk '/^insmod/ {p=$2} END {print p}')
-	[ -n "$ko" ] || die "$series: the kernel has no sd_mod module"
-	unpack "$ko" "$mods/$series/sd_mod.ko"
+	# sd_mod for the disk, loop for hba-pool-timing's loop device on it
+	for m in sd_mod loop; do
+		ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends $m | awk '/^insmod/ {p=$2} END {print p}')
+		[ -n "$ko" ] || die "$series: the kernel has no $m module"
+		unpack "$ko" "$mods/$series/$m.ko"
+	done
 	# the kernel's own mpt3sas, under another file name
 	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends mpt3sas | awk '/^insmod/ {p=$2} END {print p}')
 	[ -n "$ko" ] || die "$series: the kernel has no mpt3sas module"

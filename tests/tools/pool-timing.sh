@@ -7,9 +7,21 @@
 #    src/mpt3sas/cp_dmapool.c) from a saved kernel log and prints the
 #    create and destroy times side by side, with the ratios to chainpool;
 #  - it refuses to measure without root;
-#  - its safety check refuses when a mounted filesystem sits behind an
-#    mpt3sas HBA (a fake sysfs/procfs tree), directly, through a
-#    partition, or through device-mapper, and lets --force through.
+#  - its safety check (on a fake sysfs/procfs tree with real device nodes)
+#    refuses, naming the disk and the holder, when a device behind an
+#    mpt3sas HBA is mounted (directly, through a partition, through
+#    device-mapper), swap, held by device-mapper or md unmounted, open by
+#    a process (through a node of its own path; an sg node too), in a ZFS
+#    pool (a stand-in zpool), a LIO backstore, or when only the module's
+#    use count says so; it lets --force through, and what sits on another
+#    controller;
+#  - a run on stand-ins refuses before unloading anything, and stops
+#    without rmmod when udev assembles md on a disk after a round's load;
+#  - a round whose marker is missing from the kernel log, or cannot be
+#    written to /dev/kmsg, stops the run with an error;
+#  - the mpt3sas loaded before a run is the file loaded back (insmod, when
+#    modprobe would find another), an error if another srcversion is
+#    loaded then, and one found in no file is not unloaded.
 
 set -eu
 
@@ -75,32 +87,64 @@ fi
 
 # --- the safety check on a fake machine ---
 # sys/devices/pci0000:00/0000:00:03.0 is an mpt3sas HBA with disk sda (sda1,
-# sda2), 0000:00:05.0 an AHCI controller with sdb; dm-0 sits on sda2.
+# sda2; SCSI generic node sg0), 0000:00:05.0 an AHCI controller with sdb
+# (sdb1).  dev/ holds real device nodes with the fake's numbers, so the
+# tool's match by device number is the one a real machine gets.  Process
+# 100 has sdb and dev/null open, and a LIO fileio backstore is set up: none
+# of it concerns the HBA.
+hba=sys/devices/pci0000:00/0000:00:03.0
+hba_sdev=$hba/host0/target0:0:0/0:0:0:0
 mkfake() {
-	local r=$1 hba=sys/devices/pci0000:00/0000:00:03.0 ahci=sys/devices/pci0000:00/0000:00:05.0
+	local r=$1 ahci=sys/devices/pci0000:00/0000:00:05.0
+	local ahci_sdev=sys/devices/pci0000:00/0000:00:05.0/ata1/host1/target1:0:0/1:0:0:0
 	mkdir -p "$r/proc/self" "$r/sys/bus/pci/drivers/mpt3sas" "$r/sys/bus/pci/drivers/ahci" \
-		"$r/sys/class/block" "$r/sys/dev/block" \
-		"$r/$hba/host0/target0:0:0/0:0:0:0/block/sda/sda1" \
-		"$r/$hba/host0/target0:0:0/0:0:0:0/block/sda/sda2" \
-		"$r/$ahci/ata1/host1/target1:0:0/1:0:0:0/block/sdb/sdb1" \
-		"$r/sys/devices/virtual/block/dm-0/slaves"
+		"$r/sys/class/block" "$r/sys/class/scsi_generic" "$r/sys/dev/block" \
+		"$r/$hba_sdev/block/sda/sda1" "$r/$hba_sdev/block/sda/sda2" \
+		"$r/$hba_sdev/scsi_generic/sg0" \
+		"$r/$ahci_sdev/block/sdb/sdb1" "$r/dev/disk/by-id" \
+		"$r/proc/100/fd" "$r/sys/kernel/config/target/core/fileio_0/lun0"
 	ln -s ../../../bus/pci/drivers/mpt3sas "$r/$hba/driver"
 	ln -s ../../../bus/pci/drivers/ahci "$r/$ahci/driver"
-	touch "$r/$hba/host0/target0:0:0/0:0:0:0/block/sda/sda1/partition" \
-	      "$r/$hba/host0/target0:0:0/0:0:0:0/block/sda/sda2/partition" \
-	      "$r/$ahci/ata1/host1/target1:0:0/1:0:0:0/block/sdb/sdb1/partition"
-	ln -s "../../../$hba/host0/target0:0:0/0:0:0:0/block/sda" "$r/sys/class/block/sda"
-	ln -s "../../../$hba/host0/target0:0:0/0:0:0:0/block/sda/sda1" "$r/sys/class/block/sda1"
-	ln -s "../../../$hba/host0/target0:0:0/0:0:0:0/block/sda/sda2" "$r/sys/class/block/sda2"
-	ln -s "../../../$ahci/ata1/host1/target1:0:0/1:0:0:0/block/sdb" "$r/sys/class/block/sdb"
-	ln -s "../../../$ahci/ata1/host1/target1:0:0/1:0:0:0/block/sdb/sdb1" "$r/sys/class/block/sdb1"
-	ln -s ../../devices/virtual/block/dm-0 "$r/sys/class/block/dm-0"
-	ln -s "../../../../../../$hba/host0/target0:0:0/0:0:0:0/block/sda/sda2" \
-		"$r/sys/devices/virtual/block/dm-0/slaves/sda2"
+	touch "$r/$hba_sdev/block/sda/sda1/partition" "$r/$hba_sdev/block/sda/sda2/partition" \
+	      "$r/$ahci_sdev/block/sdb/sdb1/partition"
+	for d in "sda 0" "sda/sda1 1" "sda/sda2 2"; do
+		mkdir -p "$r/$hba_sdev/block/${d% *}/holders"
+		echo "8:${d#* }" > "$r/$hba_sdev/block/${d% *}/dev"
+		ln -s "../../../$hba_sdev/block/${d% *}" "$r/sys/class/block/$(basename "${d% *}")"
+	done
+	for d in "sdb 16" "sdb/sdb1 17"; do
+		mkdir -p "$r/$ahci_sdev/block/${d% *}/holders"
+		echo "8:${d#* }" > "$r/$ahci_sdev/block/${d% *}/dev"
+		ln -s "../../../$ahci_sdev/block/${d% *}" "$r/sys/class/block/$(basename "${d% *}")"
+	done
+	echo 21:0 > "$r/$hba_sdev/scsi_generic/sg0/dev"
+	ln -s "../../../$hba_sdev/scsi_generic/sg0" "$r/sys/class/scsi_generic/sg0"
 	ln -s ../../class/block/sda1 "$r/sys/dev/block/8:1"
 	ln -s ../../class/block/sdb1 "$r/sys/dev/block/8:17"
-	ln -s ../../class/block/dm-0 "$r/sys/dev/block/254:0"
+	mknod "$r/dev/sda" b 8 0 && mknod "$r/dev/sda1" b 8 1 && mknod "$r/dev/sda2" b 8 2 &&
+		mknod "$r/dev/sdb" b 8 16 && mknod "$r/dev/sdb1" b 8 17 &&
+		mknod "$r/dev/sg0" c 21 0 && mknod "$r/dev/null" c 1 3 ||
+		[ "$(id -u)" != 0 ] || ktap_exit_fail_msg "mknod failed: the fake machine needs device nodes"
+	ln -s ../../sda1 "$r/dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1"
+	echo sshd > "$r/proc/100/comm"
+	ln -s "$r/dev/sdb" "$r/proc/100/fd/3"
+	ln -s "$r/dev/null" "$r/proc/100/fd/0"
+	echo /srv/lun0.img > "$r/sys/kernel/config/target/core/fileio_0/lun0/udev_path"
 	echo 'Filename Type Size Used Priority' > "$r/proc/swaps"
+}
+# add_dm ROOT NAME: device-mapper volume dm-0 (NAME) on sda2; rm_dm undoes it
+add_dm() {
+	local r=$1
+	mkdir -p "$r/sys/devices/virtual/block/dm-0/slaves" "$r/sys/devices/virtual/block/dm-0/dm"
+	echo "$2" > "$r/sys/devices/virtual/block/dm-0/dm/name"
+	ln -s ../../devices/virtual/block/dm-0 "$r/sys/class/block/dm-0"
+	ln -s ../../class/block/dm-0 "$r/sys/dev/block/254:0"
+	ln -s "../../../../../../$hba_sdev/block/sda/sda2" "$r/sys/devices/virtual/block/dm-0/slaves/sda2"
+	ln -s ../../../../../../../../../virtual/block/dm-0 "$r/$hba_sdev/block/sda/sda2/holders/dm-0"
+}
+rm_dm() {
+	rm -rf "$1/sys/devices/virtual/block/dm-0" "$1/sys/class/block/dm-0" "$1/sys/dev/block/254:0" \
+		"$1/$hba_sdev/block/sda/sda2/holders/dm-0"
 }
 mountinfo() {	# ROOT then "MAJ:MIN MOUNTPOINT SOURCE" lines
 	local r=$1 id=20 m devno mnt src
@@ -112,81 +156,204 @@ mountinfo() {	# ROOT then "MAJ:MIN MOUNTPOINT SOURCE" lines
 		id=$((id + 1))
 	done
 }
+# a stand-in zpool: `zpool status -P` prints ROOT/zpool-status
+zbin=$tmp/zbin
+mkdir -p "$zbin"
+cat > "$zbin/zpool" <<'SH'
+#!/bin/sh
+[ "$*" = "status -P" ] || exit 2
+cat "$MPT3SAS_TIMING_SYSROOT/zpool-status" 2>/dev/null || echo "no pools available"
+SH
+chmod +x "$zbin/zpool"
+zpool_status() {	# ROOT POOL DEVICE: one pool on one device
+	cat > "$1/zpool-status" <<ZS
+  pool: $2
+ state: ONLINE
+config:
+
+	NAME        STATE     READ WRITE CKSUM
+	$2          ONLINE       0     0     0
+	  $3        ONLINE       0     0     0
+
+errors: No known data errors
+ZS
+}
 safety() {	# description, expected exit, ROOT, extra args
 	local what=$1 want=$2 r=$3 rc=0
 	shift 3
-	MPT3SAS_TIMING_SYSROOT=$r "$tool" --check "$@" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = "$want" ]; then ktap_test_pass "$what"; else ktap_test_fail "$what: exit $rc, want $want: $(cat "$tmp/out")"; fi
+	PATH=$zbin:$PATH MPT3SAS_TIMING_SYSROOT=$r "$tool" --check "$@" > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = "$want" ]; then ktap_test_pass "$what"; else ktap_test_fail "$what: exit $rc, want $want:"; sed 's/^/# | /' "$tmp/out"; fi
+}
+says() {	# description, then a string the output must hold
+	if grep -qF -- "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no '$2' in:"; sed 's/^/# | /' "$tmp/out"; fi
 }
 if [ "$(id -u)" = 0 ]; then
 	f=$tmp/fake
 	mkfake "$f"
 	mountinfo "$f" "8:17 / /dev/sdb1" "0:22 /proc proc"
+	zpool_status "$f" home /dev/disk/by-id/ata-disk2-part1
+	ln -s ../../sdb1 "$f/dev/disk/by-id/ata-disk2-part1"
 	safety "lets a machine booted from another controller through" 0 "$f"
 	mountinfo "$f" "8:1 / /dev/sda1" "8:17 /home /dev/sdb1"
 	safety "refuses when / is on a partition behind mpt3sas" 3 "$f"
-	if grep -q '/ is on sda1 (sda1 behind mpt3sas HBA 0000:00:03.0)' "$tmp/out"; then
-		ktap_test_pass "names the mount and the HBA"
-	else
-		ktap_test_fail "message: $(cat "$tmp/out")"
-	fi
+	says "names the disk, the HBA and the mount" 'sda1 (behind mpt3sas HBA 0000:00:03.0): mounted on /'
 	safety "--force lets it through" 0 "$f" --force
+	add_dm "$f" vg-srv
 	mountinfo "$f" "8:17 / /dev/sdb1" "254:0 /srv /dev/mapper/vg-srv"
-	safety "refuses when device-mapper sits on a disk behind mpt3sas" 3 "$f"
+	safety "refuses when a mounted device-mapper volume sits on a disk behind mpt3sas" 3 "$f"
+	says "names the partition and the mount above it" 'sda2 (behind mpt3sas HBA 0000:00:03.0): under dm-0, mounted on /srv'
 	mountinfo "$f" "8:17 / /dev/sdb1"
+	safety "refuses when an unmounted LVM volume sits on a partition behind mpt3sas" 3 "$f"
+	says "names the partition and the volume" 'sda2 (behind mpt3sas HBA 0000:00:03.0): held by dm-0 (device-mapper vg-srv)'
+	rm_dm "$f"
+	mkdir -p "$f/sys/devices/virtual/block/md0/md"
+	ln -s ../../devices/virtual/block/md0 "$f/sys/class/block/md0"
+	ln -s ../../../../../../../../virtual/block/md0 "$f/$hba_sdev/block/sda/holders/md0"
+	safety "refuses when an md array holds a disk behind mpt3sas" 3 "$f"
+	says "names the disk and the array" 'sda (behind mpt3sas HBA 0000:00:03.0): held by md0 (md array)'
+	rm -f "$f/$hba_sdev/block/sda/holders/md0"
 	printf 'Filename Type Size Used Priority\n/dev/sda2 partition 1048576 0 -2\n' > "$f/proc/swaps"
 	safety "refuses when swap is behind mpt3sas" 3 "$f"
+	says "names the swap partition" 'sda2 (behind mpt3sas HBA 0000:00:03.0): in use as swap'
+	echo 'Filename Type Size Used Priority' > "$f/proc/swaps"
+	# a VM's raw disk, opened through a node of its own: the match is by
+	# the device number
+	mkdir -p "$f/proc/4242/fd" "$f/var/lib/vm"
+	mknod "$f/var/lib/vm/disk0" b 8 0
+	echo qemu-system-x86 > "$f/proc/4242/comm"
+	ln -s "$f/var/lib/vm/disk0" "$f/proc/4242/fd/17"
+	safety "refuses when a process holds a disk behind mpt3sas open" 3 "$f"
+	says "names the disk, the process and its path" 'sda (behind mpt3sas HBA 0000:00:03.0): open by process 4242 (qemu-system-x86) as /var/lib/vm/disk0'
+	rm -rf "$f/proc/4242"
+	mkdir -p "$f/proc/4343/fd"
+	echo smartctl > "$f/proc/4343/comm"
+	ln -s "$f/dev/sg0" "$f/proc/4343/fd/3"
+	safety "refuses when a process holds a SCSI generic node behind mpt3sas open" 3 "$f"
+	says "names the node and the process" 'sg0 (behind mpt3sas HBA 0000:00:03.0): open by process 4343 (smartctl) as /dev/sg0'
+	rm -rf "$f/proc/4343"
+	zpool_status "$f" tank /dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1
+	safety "refuses when a ZFS pool is on a disk behind mpt3sas" 3 "$f"
+	says "names the partition and the pool" 'sda1 (behind mpt3sas HBA 0000:00:03.0): in ZFS pool tank as /dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1'
+	rm -f "$f/zpool-status"
+	mkdir -p "$f/sys/kernel/config/target/core/iblock_0/vmdisk"
+	echo /dev/sda2 > "$f/sys/kernel/config/target/core/iblock_0/vmdisk/udev_path"
+	safety "refuses when a LIO backstore is on a disk behind mpt3sas" 3 "$f"
+	says "names the partition and the backstore" 'sda2 (behind mpt3sas HBA 0000:00:03.0): LIO backstore iblock_0/vmdisk on /dev/sda2'
+	rm -rf "$f/sys/kernel/config/target/core/iblock_0"
+	# nothing above names a user, but the kernel counts one
+	mkdir -p "$f/sys/module/mpt3sas"
+	echo 1 > "$f/sys/module/mpt3sas/refcnt"
+	safety "refuses while the kernel counts a user of mpt3sas" 3 "$f"
+	says "says what the count means" 'mpt3sas: the kernel counts 1 users of the module'
+	echo 0 > "$f/sys/module/mpt3sas/refcnt"
+	safety "lets it through once every user is gone" 0 "$f"
 else
 	echo "skip: the safety checks run as root only"
 fi
 
-# --- a whole run against stand-ins for modprobe, rmmod, dmesg and id ---
-# The fake machine boots from the AHCI disk and has mpt3sas loaded; the
-# stand-in modprobe and rmmod write the driver's lines to the fake
-# dev/kmsg, which the stand-in dmesg prints.
+# --- a whole run against stand-ins for modprobe, insmod, rmmod, modinfo,
+# dmesg and id ---
+# The fake machine boots from the AHCI disk.  Its lib/modules holds two
+# mpt3sas.ko, text files of modinfo's fields: the kernel's own and this
+# package's in updates/, the one modprobe finds.  The stand-ins load one by
+# writing sys/module/mpt3sas/ as the kernel does, and modprobe and rmmod
+# write the driver's lines to the fake kernel log (kmsg.log, which dev/kmsg
+# links to), which the stand-in dmesg prints.  mpt3sas (ours) is loaded
+# when a run starts.
 f=$tmp/run
 bin=$tmp/bin
 mkdir -p "$bin" "$f/dev"
 mkfake "$f"
 mountinfo "$f" "8:17 / /dev/sdb1"
-mkdir -p "$f/sys/module/mpt3sas"
+kdir=$f/lib/modules/$(uname -r)
+intree=$kdir/kernel/drivers/scsi/mpt3sas/mpt3sas.ko
+ours=$kdir/updates/mpt3sas.ko
+mkdir -p "${intree%/*}" "${ours%/*}"
+printf 'version=43.100.00.00\nsrcversion=1NTREE0000000000000001\ndepends=scsi_transport_sas,raid_class\n' > "$intree"
+printf 'version=48.100.00.00-cp1\nsrcversion=C4A1NP000000000000000C\ndepends=scsi_transport_sas,raid_class\n' > "$ours"
+printf 'parm=max_sgl_entries:max sg entries (int)\nparm=pool_allocator:allocator behind the DMA pools (charp)\n' >> "$ours"
+echo "$ours" > "$f/modprobe-finds"
+cat > "$bin/load-module" <<'SH'
+#!/bin/sh
+# load-module FILE: what the kernel shows of a module loaded from FILE
+r=$MPT3SAS_TIMING_SYSROOT m=$MPT3SAS_TIMING_SYSROOT/sys/module/mpt3sas
+[ ! -d "$m" ] || exit 1
+mkdir -p "$m"
+echo live > "$m/initstate"
+echo 0 > "$m/refcnt"
+sed -n 's/^version=//p' "$1" > "$m/version"
+sed -n 's/^srcversion=//p' "$1" > "$m/srcversion"
+SH
+MPT3SAS_TIMING_SYSROOT=$f sh "$bin/load-module" "$ours"
 echo chainpool > "$f/loaded"
-: > "$f/dev/kmsg"
+: > "$f/kmsg.log"
+ln -s ../kmsg.log "$f/dev/kmsg"
 cat > "$bin/id" <<'SH'
 #!/bin/sh
 echo 0
 SH
 cat > "$bin/modinfo" <<'SH'
 #!/bin/sh
-echo "max_sgl_entries:max sg entries (int)"
-echo "pool_allocator:allocator behind the driver's DMA pools: chainpool (default) or dma_pool"
+# modinfo [-n] [-F FIELD] NAME|FILE
+r=$MPT3SAS_TIMING_SYSROOT field=filename
+while [ $# -gt 0 ]; do
+	case $1 in -F) field=$2; shift ;; -n) field=filename ;; *) name=$1 ;; esac
+	shift
+done
+case $name in /*) file=$name ;; *) file=$(cat "$r/modprobe-finds") ;; esac
+[ -f "$file" ] || exit 1
+if [ "$field" = filename ]; then echo "$file"; else sed -n "s/^$field=//p" "$file"; fi
 SH
 cat > "$bin/modprobe" <<'SH'
 #!/bin/sh
 r=$MPT3SAS_TIMING_SYSROOT
+case $1 in
+-c) echo "options mpt3sas max_queue_depth=64"; exit 0 ;;
+-a) echo "modprobe $*" >> "$r/calls"; exit 0 ;;
+esac
 echo "modprobe $*" >> "$r/calls"
 alloc=
 for a in "$@"; do case $a in pool_allocator=*) alloc=${a#*=} ;; esac; done
 [ "$alloc" != "${FAIL_ALLOC:-none}" ] || exit 1
-mkdir -p "$r/sys/module/mpt3sas"
+"${0%/*}/load-module" "$(cat "$r/modprobe-finds")" || exit 1
 echo "${alloc:-chainpool}" > "$r/loaded"
+# udev assembles an md array on the disk that came back
+if [ -n "${MD_ON_LOAD:-}" ]; then
+	mkdir -p "$r/sys/devices/virtual/block/md0/md"
+	ln -sfn ../../devices/virtual/block/md0 "$r/sys/class/block/md0"
+	ln -sfn ../../../../../../../../virtual/block/md0 "$r/$MD_ON_LOAD/holders/md0"
+fi
 case $alloc in
 chainpool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: chainpool, 373959 blocks of 128 B, 366 slabs (order 5 x 365, order 3 x 1), 46752 KiB: created in 6000 us" ;;
 dma_pool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: dma_pool, 373959 blocks of 128 B: created in 350000 us" ;;
-esac >> "$r/dev/kmsg"
+esac >> "$r/kmsg.log"
+SH
+cat > "$bin/insmod" <<'SH'
+#!/bin/sh
+r=$MPT3SAS_TIMING_SYSROOT
+echo "insmod $*" >> "$r/calls"
+# a stand-in gone wrong: loads another file than it was given
+[ -z "${INSMOD_LOADS:-}" ] || set -- "$INSMOD_LOADS"
+"${0%/*}/load-module" "$1"
 SH
 cat > "$bin/rmmod" <<'SH'
 #!/bin/sh
 r=$MPT3SAS_TIMING_SYSROOT
 echo "rmmod $*" >> "$r/calls"
-rmdir "$r/sys/module/mpt3sas" || exit 1
+[ -d "$r/sys/module/mpt3sas" ] || exit 1
+rm -r "$r/sys/module/mpt3sas"
 us=2000
 [ "$(cat "$r/loaded")" = chainpool ] || us=8901000
-echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and destroyed in $us us" >> "$r/dev/kmsg"
+echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and destroyed in $us us" >> "$r/kmsg.log"
 SH
 cat > "$bin/dmesg" <<'SH'
 #!/bin/sh
-cat "$MPT3SAS_TIMING_SYSROOT/dev/kmsg"
+# LOSE_MARKERS: the ring buffer wrapped past the run's markers
+if [ -n "${LOSE_MARKERS:-}" ]; then
+	grep -v 'mpt3sas-pool-timing: round' "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
+else
+	cat "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
+fi
 SH
 printf '#!/bin/sh
 exit 0
@@ -201,7 +368,8 @@ expect "the wall times of both" '^dma_pool +[0-9]+ +[0-9]+$'
 if [ "$(grep -c 'pool_allocator=chainpool' "$f/calls")" = 2 ] &&
    [ "$(grep -c 'pool_allocator=dma_pool' "$f/calls")" = 2 ] &&
    grep -q 'max_sgl_entries=256' "$f/calls" &&
-   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] &&
+   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
 	ktap_test_pass "loads each allocator twice and leaves mpt3sas loaded as it found it"
 else
 	ktap_test_fail "calls:"; sed 's/^/# | /' "$f/calls"
@@ -216,6 +384,109 @@ if [ "$rc" != 0 ] && grep -q 'pool_allocator=dma_pool failed' "$tmp/out" &&
 	ktap_test_pass "a failed modprobe stops the run and mpt3sas is loaded again"
 else
 	ktap_test_fail "failed modprobe: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
+
+# start_with FILE: mpt3sas loaded from FILE, no calls yet
+start_with() {
+	rm -rf "$f/sys/module/mpt3sas" "$f/calls"
+	MPT3SAS_TIMING_SYSROOT=$f "$bin/load-module" "$1"
+}
+run() {	# a run of one round each, on the stand-ins
+	rc=0
+	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+}
+
+# the kernel's own mpt3sas was loaded: that very file comes back, though
+# modprobe now finds ours
+start_with "$intree"
+run
+if [ "$rc" = 0 ] && [ "$(tail -n 1 "$f/calls")" = "insmod $intree max_queue_depth=64" ] &&
+   grep -qx 'modprobe -a scsi_transport_sas raid_class' "$f/calls" &&
+   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = 1NTREE0000000000000001 ]; then
+	ktap_test_pass "loads back the file that was loaded, not what modprobe finds"
+else
+	ktap_test_fail "reload of the kernel's mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
+says "and says so" "mpt3sas 43.100.00.00 is loaded again from $intree"
+
+# the load back must be checked: a stand-in insmod that loads another file
+start_with "$intree"
+rc=0
+INSMOD_LOADS=$ours PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ]; then
+	ktap_test_pass "a load back of another module is an error"
+else
+	ktap_test_fail "a load back of another module: exit 0"; sed 's/^/# | /' "$tmp/out"
+fi
+says "naming both" "mpt3sas is not loaded back as it was: srcversion C4A1NP000000000000000C, want 1NTREE0000000000000001 ($intree, version 43.100.00.00)"
+
+# a loaded mpt3sas that is no file on disk could not come back: nothing
+# is unloaded
+rm -rf "$f/sys/module/mpt3sas" "$f/calls"
+MPT3SAS_TIMING_SYSROOT=$f "$bin/load-module" "$ours"
+echo 60NE0000000000000000000 > "$f/sys/module/mpt3sas/srcversion"
+run
+if [ "$rc" != 0 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+	ktap_test_pass "refuses to unload an mpt3sas it could not load back"
+else
+	ktap_test_fail "unknown loaded mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
+says "and says why" "the loaded mpt3sas (version 48.100.00.00-cp1, srcversion 60NE0000000000000000000) is none of the mpt3sas.ko files under"
+start_with "$ours"
+
+# a round whose marker is not in the log is an error, not an empty table
+start_with "$ours"
+rc=0
+LOSE_MARKERS=1 PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && ! grep -q '^Whole modprobe' "$tmp/out" &&
+   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
+	ktap_test_pass "a lost kmsg marker stops the run, and mpt3sas is loaded again"
+else
+	ktap_test_fail "lost marker: exit $rc"; sed 's/^/# | /' "$tmp/out"
+fi
+says "and says which round and why" 'chainpool round 1: the marker written to /dev/kmsg ("mpt3sas-pool-timing: round chainpool 1 '
+says "that the round's times are lost" "is not in the kernel log (dmesg): the log buffer wrapped or dropped it, so the round's pool times are lost"
+# the marker cannot even be written
+start_with "$ours"
+rm "$f/dev/kmsg"
+mkdir "$f/dev/kmsg"
+run
+rmdir "$f/dev/kmsg"
+ln -s ../kmsg.log "$f/dev/kmsg"
+if [ "$rc" != 0 ] && grep -q 'cannot write to /dev/kmsg' "$tmp/out" && ! grep -q '^modprobe mpt3sas max_sgl' "$f/calls"; then
+	ktap_test_pass "an unwritable /dev/kmsg stops the run before a round"
+else
+	ktap_test_fail "unwritable kmsg: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+fi
+start_with "$ours"
+
+# a busy HBA: the run refuses before unloading anything
+if [ "$(id -u)" = 0 ]; then
+	rm -f "$f/calls"
+	add_dm "$f" vg-data
+	rc=0
+	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = 3 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]; then
+		ktap_test_pass "a run on a busy HBA unloads nothing"
+	else
+		ktap_test_fail "busy HBA: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls" 2>/dev/null
+	fi
+	says "and names the disk and the holder" 'sda2 (behind mpt3sas HBA 0000:00:03.0): held by dm-0 (device-mapper vg-data)'
+	rm_dm "$f"
+
+	# udev assembles md on the disk once the round's load brings it
+	# back: mpt3sas must stay loaded
+	rc=0
+	MD_ON_LOAD=$hba_sdev/block/sda PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = 3 ] && [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas max_sgl_entries=256 pool_allocator=chainpool" ] &&
+	   [ -d "$f/sys/module/mpt3sas" ]; then
+		ktap_test_pass "md assembled on a disk after a round's load: no rmmod"
+	else
+		ktap_test_fail "md after load: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
+	fi
+	says "and says it was the round's load" 'in use after loading it with pool_allocator=chainpool:'
+	says "and names the disk and the array" 'sda (behind mpt3sas HBA 0000:00:03.0): held by md0 (md array)'
+	rm -rf "$f/$hba_sdev/block/sda/holders/md0" "$f/sys/class/block/md0" "$f/sys/devices/virtual/block/md0"
 fi
 
 # the run refuses without root, before touching anything
