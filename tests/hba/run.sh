@@ -152,11 +152,16 @@ for series in $kernels; do
 	: "${KVER:?}" "${MODDIR:?}"	# from the env file
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
-	# sd_mod for the disk, loop for hba-pool-timing's loop device on it
+	# sd_mod for the disk; loop, where the kernel has it as a module,
+	# for hba-pool-timing's loop device on it
 	for m in sd_mod loop; do
-		ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends $m | awk '/^insmod/ {p=$2} END {print p}')
-		[ -n "$ko" ] || die "$series: the kernel has no $m module"
-		unpack "$ko" "$mods/$series/$m.ko"
+		ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends $m 2>/dev/null |
+			awk '/^insmod/ {p=$2} END {print p}')
+		if [ -n "$ko" ]; then
+			unpack "$ko" "$mods/$series/$m.ko"
+		elif [ $m = sd_mod ]; then
+			die "$series: the kernel has no sd_mod module"
+		fi
 	done
 	# the kernel's own mpt3sas, under another file name
 	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends mpt3sas | awk '/^insmod/ {p=$2} END {print p}')

@@ -91,7 +91,9 @@ vm_deps() {
 # Guest scripts of "@name" steps: the first DIR/name of VMTEST_SCRIPT_DIR,
 # folders separated by ":" (default: the reliability suites' guest
 # scripts), so that a suite can add its scripts to another's.  A script
-# names the modules it loads in a line "# vmtest-modules: mod...".
+# names the modules it loads in a line "# vmtest-modules: mod...", and
+# those it loads where the kernel has them in "# vmtest-modules-optional:
+# mod..." (absent from the modules folder: not in the initramfs).
 VMTEST_SCRIPT_DIR=${VMTEST_SCRIPT_DIR:-$VM_SRC/../reliability/guest}
 
 # vm_script NAME: the path of the guest script NAME
@@ -105,12 +107,17 @@ vm_script() {
 	die "no guest script $1 in $VMTEST_SCRIPT_DIR"
 }
 
-# vm_step_modules STEPS: the modules the steps load, one per line
+# vm_step_modules STEPS [optional]: the modules the steps load, one per
+# line; with "optional", those their scripts load where the kernel has them
 vm_step_modules() {
-	local script
-	echo "$1" | awk '$1 !~ /^(#|\+|@|$)/ {sub(/^!/, "", $1); print $1}'
+	local script key=vmtest-modules
+	if [ "${2:-}" = optional ]; then
+		key=vmtest-modules-optional
+	else
+		echo "$1" | awk '$1 !~ /^(#|\+|@|$)/ {sub(/^!/, "", $1); print $1}'
+	fi
 	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}'); do
-		sed -n 's/^# vmtest-modules://p' "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
+		sed -n "s/^# $key://p" "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
 	done
 }
 
@@ -167,7 +174,9 @@ vm_initramfs() {
 	for f in $(vm_step_programs "$steps" | sort -u); do
 		vm_install_program "$f" "$st"
 	done
-	for mod in $(vm_step_modules "$steps" | sort -u); do
+	for mod in $(vm_step_modules "$steps" | sort -u) \
+		   $(vm_step_modules "$steps" optional | sort -u | while read -r m; do
+			[ ! -f "$mods/$m.ko" ] || echo "$m"; done); do
 		[ -f "$mods/$mod.ko" ] || die "$series: $mods/$mod.ko missing"
 		: > "$st/etc/vmtest/$mod.deps"
 		for f in $(vm_deps "$mods/$mod.ko" | awk '!seen[$0]++'); do
