@@ -229,6 +229,24 @@ round_hba_opts() {
 	esac
 }
 
+# round_qemu_args ROUND, round_append ROUND: more QEMU options and kernel
+# command line of a round.  The unplug goes through native PCIe hot-plug
+# (pciehp) of the root port, as on a server, not QEMU's ACPI hot-plug,
+# which kernels without CONFIG_HOTPLUG_PCI_ACPI (the bundles' minimal
+# configurations) never see; and pciehp runs whatever the firmware's _OSC
+# grants (4.15 asks for control only with CONFIG_PCIEASPM).
+round_qemu_args() {
+	case $1 in
+	unplug) echo " -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off" ;;
+	esac
+}
+
+round_append() {
+	case $1 in
+	unplug) echo " pcie_ports=native" ;;
+	esac
+}
+
 start=$SECONDS
 nrounds=$(wc -w <<<"$rounds")
 for round in $rounds; do
@@ -263,9 +281,9 @@ for round in $rounds; do
 	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$rsetups \
 		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$(round_plan "$round") \
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
-		VMTEST_QEMU_ARGS=${args/@HBA_OPTS@/$(round_hba_opts "$round")} \
+		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$(round_hba_opts "$round")}$(round_qemu_args "$round")" \
 		VMTEST_QMP=$qmpdir \
-		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
+		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall$(round_append "$round")" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
 	set -e
 	# a watcher whose guest never asked is still waiting
