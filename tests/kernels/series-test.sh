@@ -10,8 +10,7 @@
 # bundle series are left out and the note says where bundles come from;
 # an unknown series is refused by name.  Prints KTAP.
 
-# The bash -c checks expand their own arguments:
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016 # the bash -c checks expand their own arguments
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/ktap.sh
