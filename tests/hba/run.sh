@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/hba/run.sh [--reduced] (`make hbatest`): the project's mpt3sas.ko on
-# the emulated SAS3008 (tests/hba/sas3008.c, built into Debian's QEMU by
+# the emulated SAS3008 (tests/hba/sas3008*.c, built into Debian's QEMU by
 # tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), behind a PCIe
 # root port, with a scsi-hd disk backed by a host file.  The guests run
 # the scripts of tests/hba/guest/ in rounds, one boot per kernel and setup
