@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/hba/qemu.sh (`make qemu`): build Debian 12's QEMU, the version of the
-# installed qemu-system-x86, with our emulated SAS3008 (tests/hba/*.c) wired
+# installed qemu-system-x86, with our emulated SAS3008 (tests/hba/*.[ch]) wired
 # in by tests/hba/qemu-wiring.patch, for x86_64-softmmu only and with few
 # devices.  The result is build/qemu/<version>-<hash>/qemu-system-x86_64,
 # where <hash> covers our files and this script; build/qemu/current points
@@ -27,7 +27,7 @@ upver=${version#*:}
 upver=${upver%-*}
 
 # Our inputs: the device sources, the wiring patch and this script.
-hash=$(cd "$here" && cat qemu.sh qemu-wiring.patch qemu-devices.mak qemu-configure ./*.c |
+hash=$(cd "$here" && cat qemu.sh qemu-wiring.patch qemu-devices.mak qemu-configure ./*.[ch] |
 	sha256sum | cut -c1-12)
 out=$QDIR/$upver-${version##*-}-$hash
 if [ -x "$out/qemu-system-x86_64" ]; then
@@ -54,8 +54,8 @@ fi
 [ -f "$dsc" ] || die "$dsc missing after download"
 
 # Unpack with Debian's patches and our wiring, configure: once per source
-# version, wiring and configuration.  Our device's sources are copied in
-# for each build, so that an edit only recompiles them.
+# version, wiring and configuration.  Our device's sources and headers are
+# copied in for each build, so that an edit only recompiles them.
 t0=$SECONDS
 tree=$QDIR/tree
 treekey=$(printf '%s\n' "$version" | cat - "$here/qemu-wiring.patch" "$here/qemu-devices.mak" \
@@ -67,7 +67,7 @@ if [ "$(cat "$tree/.vmtest-key" 2>/dev/null)" != "$treekey" ]; then
 	patch -d "$tree" -p1 --no-backup-if-mismatch -s < "$here/qemu-wiring.patch" ||
 		die "qemu-wiring.patch does not apply"
 	cp "$here/qemu-devices.mak" "$tree/configs/devices/x86_64-softmmu/default.mak"
-	cp "$here"/*.c "$tree/hw/scsi/"
+	cp "$here"/*.[ch] "$tree/hw/scsi/"
 	mkdir -p "$tree/build"
 	# shellcheck disable=SC2046 # one option per line
 	(cd "$tree/build" && ../configure $(grep -v '^#' "$here/qemu-configure")) \
@@ -75,7 +75,7 @@ if [ "$(cat "$tree/.vmtest-key" 2>/dev/null)" != "$treekey" ]; then
 		{ tail -n 30 "$QDIR/configure.log" >&2; die "configure failed (build/qemu/configure.log)"; }
 	echo "$treekey" > "$tree/.vmtest-key"
 fi
-for f in "$here"/*.c; do
+for f in "$here"/*.[ch]; do
 	cmp -s "$f" "$tree/hw/scsi/${f##*/}" || cp "$f" "$tree/hw/scsi/"
 done
 ninja -C "$tree/build" -j"${QEMU_JOBS:-$(nproc)}" qemu-system-x86_64 >"$QDIR/ninja.log" 2>&1 ||

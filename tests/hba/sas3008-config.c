@@ -1,0 +1,414 @@
+/*
+ * Emulated LSI SAS3008: the configuration pages the driver reads, one
+ * builder each, and the config request.
+ *
+ * Copyright (c) mpt3sas-chainpool contributors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "sas3008.h"
+
+/*
+ * A page builder fills page @p (zeroed, CONFIG_PAGE_MAX bytes) for page
+ * address @addr and returns its length, or 0 if there is no page at that
+ * address; it may set *status instead (then its length does not matter).
+ * The header is written after it.
+ */
+typedef size_t SAS3008PageBuilder(SAS3008State *s, uint32_t addr, uint8_t *p,
+                                  uint16_t *status);
+
+/* NUL-padded, as firmware fills its string fields */
+static void cfg_str(uint8_t *p, const char *str, size_t len)
+{
+    memcpy(p, str, MIN(strlen(str), len));
+}
+
+static size_t manufacturing0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                             uint16_t *status)
+{
+    cfg_str(p + MANP0_CHIP_NAME, s->mcpu ? "SWITCH_MPI_EP" : "LSISAS3008",
+            16);
+    cfg_str(p + MANP0_CHIP_REVISION, "C0", 8);
+    cfg_str(p + MANP0_BOARD_NAME, s->mcpu ? "MCPU-EP" : "SAS9300-8i", 16);
+    cfg_str(p + MANP0_BOARD_ASSEMBLY, "QEMU", 16);
+    cfg_str(p + MANP0_BOARD_TRACER_NUMBER, "mpt3sas-cp", 16);
+    return MANP0_SIZE;
+}
+
+static size_t manufacturing11(SAS3008State *s, uint32_t addr, uint8_t *p,
+                              uint16_t *status)
+{
+    p[MANP11_EEDP_TAG_MODE] = s->manu11_eedp_tag_mode;
+    return MANP11_SIZE;
+}
+
+static size_t bios2(SAS3008State *s, uint32_t addr, uint8_t *p,
+                    uint16_t *status)
+{
+    return BIOSP2_SIZE;
+}
+
+static size_t bios3(SAS3008State *s, uint32_t addr, uint8_t *p,
+                    uint16_t *status)
+{
+    return BIOSP3_SIZE;
+}
+
+static size_t ioc1(SAS3008State *s, uint32_t addr, uint8_t *p,
+                   uint16_t *status)
+{
+    return IOCP1_SIZE;
+}
+
+static size_t ioc8(SAS3008State *s, uint32_t addr, uint8_t *p,
+                   uint16_t *status)
+{
+    p[IOCP8_NUM_DEVS_PER_ENCLOSURE] = NUM_PHYS;
+    stw_le_p(p + IOCP8_MAX_PERSISTENT_ENTRIES, 128);
+    stw_le_p(p + IOCP8_MAX_NUM_PHYSICAL_MAPPED_IDS, NUM_PHYS);
+    return IOCP8_SIZE;
+}
+
+static size_t io_unit0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                       uint16_t *status)
+{
+    stq_le_p(p + IOUP0_UNIQUE_VALUE, s->sas_addr);
+    return IOUP0_SIZE;
+}
+
+static size_t io_unit1(SAS3008State *s, uint32_t addr, uint8_t *p,
+                       uint16_t *status)
+{
+    stl_le_p(p + IOUP1_FLAGS, s->iounit1_flags);
+    return IOUP1_SIZE;
+}
+
+static size_t io_unit8(SAS3008State *s, uint32_t addr, uint8_t *p,
+                       uint16_t *status)
+{
+    return IOUP8_SIZE;
+}
+
+static size_t sas_io_unit0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                           uint16_t *status)
+{
+    int phy;
+
+    p[SASIOUP0_NUM_PHYS] = NUM_PHYS;
+    for (phy = 0; phy < NUM_PHYS; phy++) {
+        uint8_t *d = p + SASIOUP0_PHY_DATA + phy * SASIOUP0_PHY_SIZE;
+        bool att = sas3008_phy_dev(s, phy) != NULL;
+
+        d[SASIOUP0_PHY_PORT] = 0;
+        d[SASIOUP0_PHY_NEGOTIATED_LINK_RATE] = att ? LINK_RATE_NEGOTIATED : 0;
+        stl_le_p(d + SASIOUP0_PHY_CONTROLLER_DEVICE_INFO, HBA_DEVICE_INFO);
+        stw_le_p(d + SASIOUP0_PHY_ATTACHED_DEV_HANDLE,
+                 att ? FIRST_DEV_HANDLE + phy : 0);
+        stw_le_p(d + SASIOUP0_PHY_CONTROLLER_DEV_HANDLE, HBA_DEV_HANDLE);
+    }
+    return SASIOUP0_PHY_DATA + NUM_PHYS * SASIOUP0_PHY_SIZE;
+}
+
+static size_t sas_io_unit1(SAS3008State *s, uint32_t addr, uint8_t *p,
+                           uint16_t *status)
+{
+    int phy;
+
+    stw_le_p(p + SASIOUP1_NARROW_MAX_QUEUE_DEPTH, 254);
+    stw_le_p(p + SASIOUP1_WIDE_MAX_QUEUE_DEPTH, 254);
+    p[SASIOUP1_NUM_PHYS] = NUM_PHYS;
+    p[SASIOUP1_SATA_MAX_QDEPTH] = 32;
+    for (phy = 0; phy < NUM_PHYS; phy++) {
+        uint8_t *d = p + SASIOUP1_PHY_DATA + phy * SASIOUP1_PHY_SIZE;
+
+        d[SASIOUP1_PHY_MAX_MIN_LINK_RATE] = LINK_RATE_MAX_MIN;
+        stl_le_p(d + SASIOUP1_PHY_CONTROLLER_DEVICE_INFO, HBA_DEVICE_INFO);
+    }
+    return SASIOUP1_PHY_DATA + NUM_PHYS * SASIOUP1_PHY_SIZE;
+}
+
+/* The controller itself, or the disk of a phy */
+static size_t sas_device0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                          uint16_t *status)
+{
+    uint16_t handle = addr & PGAD_HANDLE_MASK;
+    uint32_t form = addr & PGAD_FORM_MASK;
+    int phy;
+
+    if (form == SAS_DEVICE_PGAD_FORM_GET_NEXT_HANDLE) {
+        handle = handle == PGAD_GET_NEXT_FIRST ? FIRST_DEV_HANDLE :
+                 handle + 1;
+        while (handle < FIRST_DEV_HANDLE + NUM_PHYS &&
+               !sas3008_handle_dev(s, handle)) {
+            handle++;
+        }
+    } else if (form != SAS_DEVICE_PGAD_FORM_HANDLE) {
+        *status = ST_INVALID_FIELD;
+        return 0;
+    }
+    if (handle == HBA_DEV_HANDLE && form) {
+        stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
+        stq_le_p(p + SASDEVP0_SAS_ADDRESS, s->sas_addr);
+        stw_le_p(p + SASDEVP0_DEV_HANDLE, HBA_DEV_HANDLE);
+        stl_le_p(p + SASDEVP0_DEVICE_INFO, HBA_DEVICE_INFO);
+        stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
+        stq_le_p(p + SASDEVP0_DEVICE_NAME, s->sas_addr);
+        return SASDEVP0_SIZE;
+    }
+    if (!sas3008_handle_dev(s, handle)) {
+        return 0;
+    }
+    phy = handle - FIRST_DEV_HANDLE;
+    stw_le_p(p + SASDEVP0_SLOT, phy);
+    stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
+    stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas3008_dev_sas_addr(s, phy));
+    stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE, HBA_DEV_HANDLE);
+    p[SASDEVP0_PHY_NUM] = phy;
+    p[SASDEVP0_ACCESS_STATUS] = SASDEVP0_ACCESS_OK;
+    stw_le_p(p + SASDEVP0_DEV_HANDLE, handle);
+    p[SASDEVP0_ATTACHED_PHY_IDENTIFIER] = 0;
+    stl_le_p(p + SASDEVP0_DEVICE_INFO, DISK_DEVICE_INFO);
+    stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
+    p[SASDEVP0_PHYSICAL_PORT] = 0;
+    p[SASDEVP0_MAX_PORT_CONNECTIONS] = 1;
+    stq_le_p(p + SASDEVP0_DEVICE_NAME, sas3008_dev_sas_addr(s, phy));
+    return SASDEVP0_SIZE;
+}
+
+static size_t sas_phy0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                       uint16_t *status)
+{
+    int phy = addr & PGAD_PHY_NUMBER_MASK;
+
+    if ((addr & PGAD_FORM_MASK) != SAS_PHY_PGAD_FORM_PHY_NUMBER ||
+        phy >= NUM_PHYS) {
+        return 0;
+    }
+    stw_le_p(p + SASPHYP0_OWNER_DEV_HANDLE, HBA_DEV_HANDLE);
+    if (sas3008_phy_dev(s, phy)) {
+        stw_le_p(p + SASPHYP0_ATTACHED_DEV_HANDLE, FIRST_DEV_HANDLE + phy);
+        p[SASPHYP0_NEGOTIATED_LINK_RATE] = LINK_RATE_NEGOTIATED;
+    }
+    p[SASPHYP0_PROGRAMMED_LINK_RATE] = LINK_RATE_MAX_MIN;
+    p[SASPHYP0_HW_LINK_RATE] = LINK_RATE_MAX_MIN;
+    return SASPHYP0_SIZE;
+}
+
+static size_t enclosure0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                         uint16_t *status)
+{
+    uint16_t handle = addr & PGAD_HANDLE_MASK;
+    uint32_t form = addr & PGAD_FORM_MASK;
+
+    if (!((form == SAS_ENCLOS_PGAD_FORM_GET_NEXT_HANDLE &&
+           handle == PGAD_GET_NEXT_FIRST) ||
+          (form == SAS_ENCLOS_PGAD_FORM_HANDLE && handle == ENCL_HANDLE))) {
+        return 0;
+    }
+    stq_le_p(p + ENCLP0_ENCLOSURE_LOGICAL_ID, s->sas_addr);
+    stw_le_p(p + ENCLP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
+    stw_le_p(p + ENCLP0_NUM_SLOTS, NUM_PHYS);
+    return ENCLP0_SIZE;
+}
+
+static const struct {
+    uint8_t type, exttype, num, version;
+    SAS3008PageBuilder *build;
+} sas3008_pages[] = {
+    { PAGETYPE_MANUFACTURING, 0, 0, 0x00, manufacturing0 },
+    { PAGETYPE_MANUFACTURING, 0, 11, 0x00, manufacturing11 },
+    { PAGETYPE_BIOS, 0, 2, 0x04, bios2 },
+    { PAGETYPE_BIOS, 0, 3, 0x01, bios3 },
+    { PAGETYPE_IOC, 0, 1, 0x00, ioc1 },
+    { PAGETYPE_IOC, 0, 8, 0x00, ioc8 },
+    { PAGETYPE_IO_UNIT, 0, 0, 0x02, io_unit0 },
+    { PAGETYPE_IO_UNIT, 0, 1, 0x04, io_unit1 },
+    { PAGETYPE_IO_UNIT, 0, 8, 0x00, io_unit8 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 0, 0x05, sas_io_unit0 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 1, 0x09, sas_io_unit1 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_DEVICE, 0, 0x09, sas_device0 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_PHY, 0, 0x03, sas_phy0 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_ENCLOSURE, 0, 0x04, enclosure0 },
+};
+
+/*
+ * Build page @num of @type/@exttype at @addr into @p; returns its length
+ * or 0 if there is no such page (status in *status): an extended page type
+ * the model has none of is an invalid type, anything else an invalid page.
+ */
+static size_t sas3008_config_page(SAS3008State *s, uint8_t type,
+                                  uint8_t exttype, uint8_t num, uint32_t addr,
+                                  uint8_t *p, uint16_t *status)
+{
+    bool known_type = type != PAGETYPE_EXTENDED;
+    size_t len = 0, i;
+
+    memset(p, 0, CONFIG_PAGE_MAX);
+    *status = ST_SUCCESS;
+    for (i = 0; i < ARRAY_SIZE(sas3008_pages); i++) {
+        if (sas3008_pages[i].type != type ||
+            sas3008_pages[i].exttype != exttype) {
+            continue;
+        }
+        known_type = true;
+        if (sas3008_pages[i].num != num) {
+            continue;
+        }
+        len = sas3008_pages[i].build(s, addr, p, status);
+        if (*status != ST_SUCCESS) {
+            return 0;
+        }
+        p[PAGE_VERSION] = sas3008_pages[i].version;
+        p[PAGE_NUMBER] = num;
+        if (exttype) {
+            p[PAGE_TYPE] = PAGETYPE_EXTENDED;
+            stw_le_p(p + PAGE_EXT_LENGTH, len / 4);
+            p[PAGE_EXT_TYPE] = exttype;
+        } else {
+            p[PAGE_LENGTH] = len / 4;
+            p[PAGE_TYPE] = type;
+        }
+        break;
+    }
+    if (!known_type) {
+        *status = ST_CONFIG_INVALID_TYPE;
+    } else if (!len) {
+        *status = ST_CONFIG_INVALID_PAGE;
+    }
+    return len;
+}
+
+/*
+ * The page buffer of a config request: its first simple element, or with
+ * mcpu=on the whole MPI SGL (the driver may have moved it into the BAR).
+ */
+static bool sas3008_config_sgl(SAS3008State *s, const uint8_t *req,
+                               QEMUSGList *qsg)
+{
+    uint32_t buflen, n, nbar;
+    uint64_t buf;
+    bool to_ioc;
+
+    if (s->mcpu) {
+        return sas3008_mpi_sgl(s, req, s->req_frame_bytes,
+                               CONFIG_PAGE_BUFFER_SGE, qsg, &n,
+                               &nbar) == ST_SUCCESS;
+    }
+    if (!sas3008_mpi_sge(req + CONFIG_PAGE_BUFFER_SGE, &buf, &buflen,
+                         &to_ioc)) {
+        return false;
+    }
+    qemu_sglist_add(qsg, buf, buflen);
+    return true;
+}
+
+/* IO unit 1, SAS IO unit 1 (ignored) and manufacturing 11 are writable */
+static uint16_t sas3008_config_write(SAS3008State *s, uint8_t type,
+                                     uint8_t exttype, uint8_t num,
+                                     QEMUSGList *qsg)
+{
+    uint8_t w[MANP11_WRITE_SIZE] = { 0 };
+
+    if (type == PAGETYPE_IO_UNIT && num == 1) {
+        sas3008_sgl_copy(s, qsg, w, MIN(qsg->size, IOUP1_SIZE), false);
+        s->iounit1_flags = ldl_le_p(w + IOUP1_FLAGS);
+    } else if (type == PAGETYPE_MANUFACTURING && num == 11) {
+        sas3008_sgl_copy(s, qsg, w, MIN(qsg->size, MANP11_WRITE_SIZE), false);
+        s->manu11_eedp_tag_mode = w[MANP11_EEDP_TAG_MODE];
+    } else if (!(exttype == EXTPAGETYPE_SAS_IO_UNIT && num == 1)) {
+        return ST_CONFIG_INVALID_ACTION;
+    }
+    return ST_SUCCESS;
+}
+
+/**
+ * sas3008_config: a config request: a page's header, its contents, or a
+ * write of one of the few writable pages.
+ * @s: the HBA
+ * @smid: the request's SMID
+ * @msix: the reply queue
+ * @req: the request frame
+ */
+void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
+                    const uint8_t *req)
+{
+    uint8_t reply[CONFIG_REPLY_SIZE];
+    uint8_t page[CONFIG_PAGE_MAX];
+    uint8_t action = req[CONFIG_ACTION];
+    const uint8_t *hdr = req + CONFIG_HEADER;
+    uint8_t type = hdr[PAGE_TYPE] & PAGETYPE_MASK, num = hdr[PAGE_NUMBER];
+    uint8_t exttype = type == PAGETYPE_EXTENDED ?
+                      req[CONFIG_EXT_PAGE_TYPE] : 0;
+    uint32_t addr = ldl_le_p(req + CONFIG_PAGE_ADDRESS);
+    uint16_t status;
+    QEMUSGList qsg;
+    size_t len, hlen = exttype ? PAGE_EXT_HEADER_SIZE : PAGE_HEADER_SIZE;
+
+    pci_dma_sglist_init(&qsg, &s->dev, 2);
+    if (action == CFG_ACTION_HEADER) {
+        /* the header of the page type, whatever the page address */
+        switch (exttype) {
+        case EXTPAGETYPE_SAS_DEVICE:
+            addr = SAS_DEVICE_PGAD_FORM_HANDLE | HBA_DEV_HANDLE;
+            break;
+        case EXTPAGETYPE_SAS_PHY:
+            addr = SAS_PHY_PGAD_FORM_PHY_NUMBER;        /* phy 0 */
+            break;
+        case EXTPAGETYPE_ENCLOSURE:
+            addr = SAS_ENCLOS_PGAD_FORM_HANDLE | ENCL_HANDLE;
+            break;
+        }
+    }
+    len = sas3008_config_page(s, type, exttype, num, addr, page, &status);
+    sas3008_reply_header(reply, req, sizeof(reply), status);
+    /* the header always echoes the page asked for */
+    memcpy(reply + CONFIG_HEADER, hdr, PAGE_HEADER_SIZE);
+    reply[CONFIG_EXT_PAGE_TYPE] = req[CONFIG_EXT_PAGE_TYPE];
+    if (len) {
+        memcpy(reply + CONFIG_HEADER, page, PAGE_HEADER_SIZE);
+        reply[CONFIG_HEADER + PAGE_TYPE] = hdr[PAGE_TYPE];
+        if (exttype) {
+            stw_le_p(reply + CONFIG_EXT_PAGE_LENGTH, len / 4);
+            reply[CONFIG_HEADER + PAGE_LENGTH] = 0;
+        }
+    }
+    if (status != ST_SUCCESS) {
+        goto out;
+    }
+    switch (action) {
+    case CFG_ACTION_HEADER:
+        break;
+    case CFG_ACTION_READ_CURRENT:
+    case CFG_ACTION_READ_DEFAULT:
+    case CFG_ACTION_READ_NVRAM:
+    case CFG_ACTION_GET_CHANGEABLE:
+        if (!sas3008_config_sgl(s, req, &qsg)) {
+            status = ST_INVALID_SGL;
+            break;
+        }
+        if (action == CFG_ACTION_GET_CHANGEABLE) {
+            memset(page + hlen, 0, len - hlen);
+        }
+        sas3008_sgl_copy(s, &qsg, page, MIN(qsg.size, len), true);
+        break;
+    case CFG_ACTION_WRITE_CURRENT:
+    case CFG_ACTION_WRITE_NVRAM:
+        if (!sas3008_config_sgl(s, req, &qsg)) {
+            status = ST_INVALID_SGL;
+            break;
+        }
+        status = sas3008_config_write(s, type, exttype, num, &qsg);
+        break;
+    case CFG_ACTION_DEFAULT:
+        break;
+    default:
+        status = ST_CONFIG_INVALID_ACTION;
+        break;
+    }
+out:
+    qemu_sglist_destroy(&qsg);
+    stw_le_p(reply + REPLY_IOC_STATUS, status);
+    sas3008_reply(s, smid, msix, reply, sizeof(reply));
+}

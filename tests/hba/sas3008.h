@@ -1,0 +1,263 @@
+/*
+ * Emulated LSI SAS3008: the device model's state and what its files share.
+ *
+ * sas3008.c          the PCI device: registers, request dispatch, realize
+ * sas3008-reply.c    interrupts, reply post and reply free queues
+ * sas3008-doorbell.c doorbell handshake (IOC Facts, Port Facts, IOC Init),
+ *                    the diagnostic register and resets
+ * sas3008-config.c   configuration pages, one builder each
+ * sas3008-scsi.c     SCSI IO: IEEE and MPI SGLs, the mcpu BAR, completion
+ * sas3008-tm.c       task management
+ * sas3008-events.c   events, event notification, port enable
+ *
+ * Copyright (c) mpt3sas-chainpool contributors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_SCSI_SAS3008_H
+#define HW_SCSI_SAS3008_H
+
+#include "hw/pci/pci.h"
+#include "hw/scsi/scsi.h"
+#include "sysemu/dma.h"
+#include "qom/object.h"
+#include "sas3008-mpi.h"
+
+#define TYPE_SAS3008 "sas3008"
+OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
+
+/*
+ * Not MPI: read-only counters for tests/hba in a vendor capability of the
+ * PCI config space: SCSI IO requests started, those with chain elements,
+ * the most chain segments in one.
+ */
+#define STAT_CAP                0xd0
+#define STAT_CAP_LENGTH         2       /* the capability's length byte */
+#define STAT_CAP_SIZE           20
+#define STAT_IOS                (STAT_CAP + 4)
+#define STAT_CHAINED_IOS        (STAT_CAP + 8)
+#define STAT_MAX_CHAINS         (STAT_CAP + 12)
+#define STAT_BAR_CHAINED_IOS    (STAT_CAP + 16) /* chains in the BAR (mcpu) */
+#define PCIE_CAP                0x68    /* clear of STAT_CAP: 0x3c bytes */
+#define SUP_REPLY_POST_GROUPS   12
+
+#define MMIO_SIZE               0x10000
+#define IO_SIZE                 0x100
+#define MSIX_TABLE_OFFSET       0xe000
+#define MSIX_PBA_OFFSET         0xf800
+#define MSIX_MAX_VECTORS        96
+
+/*
+ * mcpu=on: the driver's BAR layout for an MCPU endpoint (_clone_sg_entries()
+ * in mpt3sas_base.c): registers up to 256, then request frames (SMID x frame
+ * size), the reply free clone (512 bytes from (RequestCredit + 1) frames on),
+ * MaxChainDepth frame-sized chain segments per SMID, 64 KiB of data per SMID;
+ * 4 MiB in all, below 4 GiB.  The MSI-X table and PBA are in the last 4 KiB.
+ */
+#define MCPU_DEVICE_ID          0x02b0  /* MPI2_MFGPAGE_DEVID_SWITCH_MPI_EP */
+#define MCPU_MMIO_SIZE          0x400000
+#define MCPU_REGS_SIZE          0x100   /* MPI_FRAME_START_OFFSET */
+#define MCPU_MSIX_TABLE_OFFSET  (MCPU_MMIO_SIZE - 0x1000)
+#define MCPU_MSIX_PBA_OFFSET    (MCPU_MMIO_SIZE - 0x800)
+#define MCPU_RAM_SIZE           (MCPU_MSIX_TABLE_OFFSET - MCPU_REGS_SIZE)
+#define MCPU_REPLY_FREE_CLONE   512     /* REPLY_FREE_POOL_SIZE */
+#define MCPU_IO_SIZE            0x10000
+#define MCPU_REQUEST_CREDIT     32      /* "based on maxCredit 32" */
+#define MCPU_HI_PRIORITY_CREDIT 5       /* the driver's hi_priority_depth */
+#define MCPU_MAX_CHAIN_DEPTH    3       /* MCPU_MAX_CHAINS_PER_IO */
+
+/* The SAS topology: the HBA, its enclosure and a disk per phy */
+#define HBA_DEV_HANDLE          0x0001
+#define ENCL_HANDLE             0x0001
+#define FIRST_DEV_HANDLE        0x0009
+#define NUM_PHYS                8
+#define HBA_DEVICE_INFO         (DEVINFO_SSP_INITIATOR | \
+                                 DEVINFO_STP_INITIATOR | \
+                                 DEVINFO_SMP_INITIATOR | DEVINFO_END_DEVICE)
+#define DISK_DEVICE_INFO        (DEVINFO_SSP_TARGET | DEVINFO_DIRECT_ATTACH | \
+                                 DEVINFO_END_DEVICE)
+/* a phy's negotiated rate, and its max and min (12 and 1.5 Gb/s) */
+#define LINK_RATE_NEGOTIATED    (LINK_RATE_12_0 << LINK_RATE_SHIFT | \
+                                 LINK_RATE_12_0)
+#define LINK_RATE_MAX_MIN       (LINK_RATE_12_0 << LINK_RATE_SHIFT | \
+                                 LINK_RATE_1_5)
+
+/* IOC fault codes of this model (Doorbell[15:0] in the FAULT state) */
+#define FAULT_BAD_SMID          0x5301
+#define FAULT_BAD_DESCRIPTOR    0x5302
+#define FAULT_BAD_INDEX         0x5303
+#define FAULT_REPLY_FREE_EMPTY  0x5304
+#define FAULT_NOT_OPERATIONAL   0x5305
+
+#define HANDSHAKE_MAX_DWORDS    128
+#define REPLY_MAX               128     /* request and reply frames, most */
+#define REQUEST_FRAME_MIN       0x80
+#define REPLY_FRAME_MIN         0x40
+#define SGL_MAX_ELEMENTS        4096
+#define CONFIG_PAGE_MAX         512
+#define CDB_LBA                 2       /* in READ(10) and READ(16) */
+
+typedef struct SAS3008Request {
+    SAS3008State *s;
+    SCSIRequest *sreq;
+    QEMUSGList qsg;
+    uint16_t smid;
+    uint16_t handle;
+    uint8_t msix;
+    uint8_t frame[REPLY_MAX];
+    uint32_t data_length;
+    hwaddr sense_addr;
+    uint8_t sense_len;
+    uint16_t cancel_status;     /* IOCStatus of a cancelled request */
+    bool stalled;               /* held by stall_lba until aborted */
+} SAS3008Request;
+
+typedef struct SAS3008PendingReply {
+    uint16_t smid;
+    uint8_t msix;
+    uint16_t len;
+    uint8_t data[REPLY_MAX];
+} SAS3008PendingReply;
+
+enum { HS_NONE, HS_WRITE, HS_READ };
+
+struct SAS3008State {
+    PCIDevice dev;
+    MemoryRegion mmio;              /* mcpu: a container of the three below */
+    MemoryRegion io;
+    MemoryRegion mcpu_regs;
+    MemoryRegion mcpu_ram;
+    SCSIBus bus;
+    bool mcpu;
+
+    /* properties: the IOC Facts of a SAS 9300-8i by default */
+    uint64_t sas_addr;
+    uint32_t msix_vectors;
+    uint16_t request_credit;
+    uint16_t hi_priority_credit;
+    uint16_t request_frame_size;    /* dwords */
+    uint16_t max_chain_depth;
+    uint16_t max_chain_seg_size;    /* 16-byte elements, 0: 8 */
+    uint16_t reply_frame_size;      /* dwords */
+    uint16_t max_reply_post_depth;
+    uint32_t fw_version;
+    bool use_msix;
+    uint64_t stall_lba;             /* hold the first READ of this LBA */
+    bool stalled_once;
+
+    /* doorbell and handshake */
+    uint32_t state;
+    uint16_t fault_code;
+    uint8_t who_init;
+    int hs_state;
+    uint32_t hs_msg[HANDSHAKE_MAX_DWORDS];
+    int hs_idx, hs_cnt;
+    uint16_t hs_reply[REPLY_MAX / 2];
+    int hs_reply_idx, hs_reply_cnt;
+
+    uint32_t intr_status;           /* HIS_IOC2SYS_DB only */
+    uint32_t intr_mask;
+    uint32_t diag;
+    int wrseq_idx;
+    uint32_t hcb[3];                /* HCB size, address: kept, unused */
+
+    /* IOC Init */
+    uint64_t req_base;
+    uint32_t req_frame_bytes;
+    uint64_t reply_post_base;
+    uint32_t reply_post_depth;
+    uint64_t reply_free_base;
+    uint32_t reply_free_depth;
+    uint32_t sense_high, reply_high;
+    uint32_t nr_queues;
+    uint32_t reply_free_ioc_idx, reply_free_host_idx;
+    uint32_t post_ioc_idx[MSIX_MAX_VECTORS];
+    uint32_t post_host_idx[MSIX_MAX_VECTORS];
+    uint32_t desc_low;
+
+    /* outstanding SCSI IO by SMID */
+    SAS3008Request **smid_req;
+    uint32_t max_smid;
+    bool resetting;
+
+    /* events */
+    uint32_t event_masks[EV_MASK_WORDS];
+    bool events_on;
+    uint32_t event_context;
+    GQueue pending;                 /* replies waiting for a reply frame */
+
+    /* writable config pages */
+    uint32_t iounit1_flags;
+    uint8_t manu11_eedp_tag_mode;
+};
+
+/*
+ * A request of the request queue, by function: @smid and @msix from its
+ * descriptor, @req its frame.
+ */
+typedef void SAS3008Function(SAS3008State *s, uint16_t smid, uint8_t msix,
+                             const uint8_t *req);
+
+/* sas3008.c */
+SCSIDevice *sas3008_phy_dev(SAS3008State *s, int phy);
+SCSIDevice *sas3008_handle_dev(SAS3008State *s, uint16_t handle);
+uint64_t sas3008_dev_sas_addr(SAS3008State *s, int phy);
+void sas3008_fault(SAS3008State *s, uint16_t code, const char *why);
+
+/* sas3008-reply.c */
+bool sas3008_reply_pending(SAS3008State *s, uint32_t q);
+void sas3008_update_intx(SAS3008State *s);
+void sas3008_reply_post_index(SAS3008State *s, uint32_t q, uint32_t idx);
+void sas3008_reply_free_index(SAS3008State *s, uint32_t idx);
+void sas3008_turbo_reply(SAS3008State *s, uint16_t smid, uint8_t msix);
+void sas3008_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
+                   const void *msg, size_t len);
+void sas3008_drop_replies(SAS3008State *s);
+void sas3008_reply_header(uint8_t *reply, const uint8_t *req, size_t len,
+                          uint16_t status);
+void sas3008_simple_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
+                          const uint8_t *req, uint16_t status);
+void sas3008_reset_queues(SAS3008State *s);
+
+/* sas3008-doorbell.c */
+void sas3008_doorbell_write(SAS3008State *s, uint32_t val);
+uint32_t sas3008_doorbell_read(SAS3008State *s);
+void sas3008_his_write(SAS3008State *s);
+void sas3008_diag_write(SAS3008State *s, uint32_t val);
+void sas3008_wrseq_write(SAS3008State *s, uint32_t val);
+void sas3008_cancel_all(SAS3008State *s);
+void sas3008_hard_reset(SAS3008State *s);
+
+/* sas3008-config.c */
+SAS3008Function sas3008_config;
+
+/* sas3008-scsi.c */
+extern const struct SCSIBusInfo sas3008_scsi_info;
+uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
+                          uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
+                          uint32_t *nchains);
+uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
+                         uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
+                         uint32_t *nchains, uint32_t *bar_chains);
+bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
+                     bool *to_ioc);
+void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
+                      uint32_t len, bool to_guest);
+void sas3008_io_reply(SAS3008State *s, SAS3008Request *r, uint16_t status,
+                      uint8_t scsi_status, uint8_t scsi_state, uint32_t xfer,
+                      uint32_t sense_count);
+void sas3008_free_request(SAS3008Request *r);
+SAS3008Function sas3008_scsi_io;
+SAS3008Function sas3008_fw_upload;
+
+/* sas3008-tm.c */
+uint32_t sas3008_cancel_io(SAS3008State *s, uint16_t handle, uint16_t smid);
+SAS3008Function sas3008_task_mgmt;
+
+/* sas3008-events.c */
+SAS3008Function sas3008_port_enable;
+SAS3008Function sas3008_event_notification;
+SAS3008Function sas3008_accept;
+
+#endif
