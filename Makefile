@@ -15,23 +15,25 @@
 #   make check-debug     build a KASAN/kmemleak/lockdep 6.1 kernel and run the
 #                        in-kernel tests in it
 #   make unit            user-space unit tests of the allocator
-#   make matrix          build against each Debian kernel series
+#   make matrix          build against each kernel series (Debian's and the
+#                        distributions' bundles: tests/kernels/series)
 #   make vmtest          boot each series in QEMU and test the modules there
 #   make static          checkpatch, sparse and coccinelle on our own C,
 #                        shellcheck on our shell scripts
 #   make reliability     the reliability suites in QEMU, in full (about 12
 #                        minutes; tests/reliability/README.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on
-#                        6.1, 6.12 and sid (about 12 minutes; build/bench/)
+#                        the series tagged bench (build/bench/)
 #   make bench-core      time the allocator core natively, per block
 #                        (seconds; build/bench-core/)
 #   make qemu            Debian 12's QEMU with our emulated SAS3008 HBA
 #                        (tests/hba/, into build/qemu/; cached)
-#   make hbatest         mpt3sas.ko on the emulated HBA in QEMU on 5.10, 6.1,
-#                        6.12 and sid: attach, chain pool, direct I/O, rmmod,
+#   make hbatest         mpt3sas.ko on the emulated HBA in QEMU on every kernel
+#                        series: attach, chain pool, direct I/O, rmmod,
 #                        cycles, shutdown, hot-unplug, the timing tool, and
 #                        in-tree against ours (build/hbatest/table.md);
-#                        make hbatest-reduced: one of each on 6.1 and 6.12
+#                        make hbatest-reduced: one of each on the series
+#                        tagged hbatest
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
 #
 # Everything generated lives in build/.
