@@ -97,6 +97,7 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @fill_ns: time spent in chainpool_fill()
  * @debugfs: the pool's debugfs file
  * @name: pool name
+ * @test: lock holds and grace periods, counted in test builds only
  */
 struct chainpool {
 	spinlock_t lock;	/* may be taken in atomic context */
@@ -113,7 +114,59 @@ struct chainpool {
 	u64 fill_ns;
 	struct dentry *debugfs;
 	char name[CHAINPOOL_NAME_LEN];
+#ifdef CHAINPOOL_TEST
+	struct chainpool_test_stats test;
+#endif
 };
+
+/*
+ * Test builds (CHAINPOOL_TEST, chainpool_test.ko) time each hold of the
+ * pool lock that hands out or releases blocks, i.e. each window with
+ * interrupts off, and count grace periods; other builds compile nothing.
+ */
+#ifdef CHAINPOOL_TEST
+static u64 chainpool_hold_start(void)
+{
+	return ktime_get_ns();
+}
+
+/* With the lock held, just before it is dropped. */
+static void chainpool_hold_end(struct chainpool *pool, bool release,
+			       u64 start, u32 blocks)
+{
+	struct chainpool_test_hold *h = release ? &pool->test.release :
+						  &pool->test.bulk;
+	u64 ns = ktime_get_ns() - start;
+
+	h->holds++;
+	h->max_blocks = max(h->max_blocks, blocks);
+	h->max_ns = max(h->max_ns, ns);
+	h->sum_ns += ns;
+}
+
+static void chainpool_test_grace_period(struct chainpool *pool)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	pool->test.grace_periods++;
+	spin_unlock_irqrestore(&pool->lock, flags);
+}
+#else
+static inline u64 chainpool_hold_start(void)
+{
+	return 0;
+}
+
+static inline void chainpool_hold_end(struct chainpool *pool, bool release,
+				      u64 start, u32 blocks)
+{
+}
+
+static inline void chainpool_test_grace_period(struct chainpool *pool)
+{
+}
+#endif
 
 /*
  * Storage of one slab table.  Growing publishes a new table with
@@ -465,6 +518,7 @@ static void chainpool_reap(struct chainpool *pool, gfp_t gfp)
 	pool->retired = NULL;
 	spin_unlock_irqrestore(&pool->lock, flags);
 	synchronize_rcu_expedited();
+	chainpool_test_grace_period(pool);
 	chainpool_free_tables(mem);
 }
 
@@ -756,7 +810,7 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 {
 	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
 	unsigned long irqflags;
-	u64 want;
+	u64 want, start;
 	int ret;
 
 	for (;;) {
@@ -770,8 +824,10 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 		if (ret)
 			return ret;
 		spin_lock_irqsave(&pool->lock, irqflags);
+		start = chainpool_hold_start();
 		ret = chainpool_core_alloc_bulk(&pool->core, count, flags, fn,
 						ctx);
+		chainpool_hold_end(pool, false, start, ret ? 0 : count);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
 		/*
 		 * -ENOMEM: another caller took blocks after the fill; fill
@@ -802,12 +858,16 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 int chainpool_release_all(struct chainpool *pool)
 {
 	unsigned long flags;
+	u64 start;
 	u32 in_use;
 	int ret;
 
 	spin_lock_irqsave(&pool->lock, flags);
+	start = chainpool_hold_start();
 	in_use = pool->core.nr_in_use;
 	ret = chainpool_core_release_all(&pool->core);
+	chainpool_hold_end(pool, true, start,
+			   pool->core.debug ? pool->core.nr_blocks : 0);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (ret)
 		dev_err(pool->dev, "chainpool %s: release of %u blocks: in-use maps disagree with the count\n",
@@ -914,6 +974,32 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	if (cs.nr_slabs)
 		st->meta_bytes += sizeof(struct chainpool_table_mem);
 }
+
+#ifdef CHAINPOOL_TEST
+/**
+ * chainpool_get_test_stats() - what a test build counts of a pool
+ * @pool: the pool
+ * @ts: filled in
+ */
+void chainpool_get_test_stats(struct chainpool *pool,
+			      struct chainpool_test_stats *ts)
+{
+	const struct chainpool_table_mem *mem;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	*ts = pool->test;
+	ts->retired_bytes = 0;
+	for (mem = pool->retired; mem; mem = mem->next) {
+		const struct chainpool_table *t = (const void *)mem->storage;
+
+		ts->retired_bytes += sizeof(*mem) +
+			chainpool_core_table_bytes(t->max_slabs,
+						   pool->core.debug);
+	}
+	spin_unlock_irqrestore(&pool->lock, flags);
+}
+#endif
 
 /**
  * chainpool_destroy() - destroy a pool, as dma_pool_destroy()
