@@ -795,28 +795,36 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
  * @ctx: passed to @fn
  *
  * Grows the pool as chainpool_fill() does until @count more blocks are
- * free, then hands them all out under one hold of the lock: blocks never
- * used are carved with a running offset, without a call per block.  All
- * or nothing: on failure @fn was not called and no block is in use; slabs
- * the growth added stay in the pool until it is released or destroyed.
- * Pairs with chainpool_release_all() for callers that fill a pool once
- * and give everything back at once, such as the driver's chain pool.
+ * free and reserves them, then hands them out in batches of
+ * chainpool_core_batch() blocks (512 of 128 bytes), one hold of the lock
+ * each, so that interrupts are never off for more than a batch: blocks
+ * never used are carved with a running offset, without a call per block.
+ * Single allocations and frees may run between the batches; they leave
+ * the reserved blocks alone.  All or nothing: on failure @fn was not
+ * called and no block is in use; slabs the growth added stay in the pool
+ * until it is released or destroyed.  Pairs with chainpool_release_all()
+ * for callers that fill a pool once and give everything back at once,
+ * such as the driver's chain pool.
  *
- * Context: may sleep if @gfp allows; see chainpool_alloc().
+ * Context: may sleep if @gfp allows (then between batches too); see
+ * chainpool_alloc().
  * Return: 0, or -ENOMEM.
  */
 int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx)
 {
 	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
+	u32 batch = chainpool_core_batch(&pool->core), index = 0, from;
 	unsigned long irqflags;
+	bool eio = false;
 	u64 want, start;
 	int ret;
 
 	for (;;) {
 		/* Again each time: others may have taken blocks meanwhile. */
 		spin_lock_irqsave(&pool->lock, irqflags);
-		want = (u64)pool->core.nr_in_use + count;
+		want = (u64)pool->core.nr_in_use + pool->core.nr_reserved +
+		       count;
 		spin_unlock_irqrestore(&pool->lock, irqflags);
 		if (want > U32_MAX)
 			return -ENOMEM;
@@ -824,22 +832,34 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 		if (ret)
 			return ret;
 		spin_lock_irqsave(&pool->lock, irqflags);
-		start = chainpool_hold_start();
-		ret = chainpool_core_alloc_bulk(&pool->core, count, flags, fn,
-						ctx);
-		chainpool_hold_end(pool, false, start, ret ? 0 : count);
+		ret = chainpool_core_reserve(&pool->core, count);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
-		/*
-		 * -ENOMEM: another caller took blocks after the fill; fill
-		 * again.  Without debug it cannot have handed any out.
-		 */
-		if (ret != -ENOMEM || pool->core.debug)
+		/* -ENOMEM: another caller took blocks after the fill. */
+		if (ret != -ENOMEM)
 			break;
 	}
-	if (ret == -EIO)
+	while (!ret && index < count) {
+		spin_lock_irqsave(&pool->lock, irqflags);
+		start = chainpool_hold_start();
+		from = index;
+		ret = chainpool_core_alloc_reserved(&pool->core, &index,
+						    min(batch, count - index),
+						    flags, fn, ctx);
+		if (ret == -ENOMEM)
+			chainpool_core_unreserve(&pool->core, count - index);
+		chainpool_hold_end(pool, false, start, index - from);
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (ret == -EIO) {
+			eio = true;
+			ret = 0;
+		}
+		if (gfpflags_allow_blocking(gfp))
+			cond_resched();
+	}
+	if (eio)
 		dev_err(pool->dev, "chainpool %s: bulk allocation found freed blocks written after free\n",
 			pool->name);
-	return ret == -EIO ? 0 : ret;
+	return ret;
 }
 
 /**
@@ -847,27 +867,37 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
  * @pool: the pool
  *
  * For a caller that holds every block it took (and whose device no longer
- * uses any): no per-block chainpool_free(), O(slabs); chainpool_destroy()
- * then frees the slabs without complaint.  With chainpool_debug the pool
- * also checks its in-use maps against its count, clears them and poisons
- * every slab as freed.
+ * uses any): no per-block chainpool_free(), O(1);
+ * chainpool_destroy() then frees the slabs without complaint.  With
+ * chainpool_debug the pool also checks its in-use maps against its count,
+ * clears them and poisons the released blocks as freed, in batches of
+ * chainpool_core_batch() blocks, one hold of the lock each.
  *
- * Context: any; O(bytes) with chainpool_debug.
+ * Context: any; O(blocks) with chainpool_debug.
  * Return: 0; -EIO (debug only, reported) when the maps disagreed.
  */
 int chainpool_release_all(struct chainpool *pool)
 {
+	struct chainpool_release rel;
 	unsigned long flags;
+	bool more = true;
 	u64 start;
 	u32 in_use;
 	int ret;
 
+	chainpool_core_release_begin(&rel);
+	while (more) {
+		spin_lock_irqsave(&pool->lock, flags);
+		start = chainpool_hold_start();
+		more = chainpool_core_release_step(&pool->core, &rel);
+		chainpool_hold_end(pool, true, start, rel.stepped);
+		spin_unlock_irqrestore(&pool->lock, flags);
+	}
 	spin_lock_irqsave(&pool->lock, flags);
 	start = chainpool_hold_start();
 	in_use = pool->core.nr_in_use;
-	ret = chainpool_core_release_all(&pool->core);
-	chainpool_hold_end(pool, true, start,
-			   pool->core.debug ? pool->core.nr_blocks : 0);
+	ret = chainpool_core_release_end(&pool->core, &rel);
+	chainpool_hold_end(pool, true, start, 0);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (ret)
 		dev_err(pool->dev, "chainpool %s: release of %u blocks: in-use maps disagree with the count\n",
