@@ -90,6 +90,7 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @fail_add: fail adding slabs after allocating them (fault injection)
  * @parked: slabs given back in atomic context, freed once sleeping is allowed
  * @retired: slab tables replaced by newer ones, freed by chainpool_reap()
+ * @retired_bytes: bytes of the tables on @retired
  * @nr_parked: slabs ever parked
  * @acquire: slab acquisition counters
  * @dev: device the memory is for
@@ -107,6 +108,7 @@ struct chainpool {
 	struct chainpool_fault fail_add;
 	struct chainpool_parked *parked;
 	struct chainpool_table_mem *retired;
+	u64 retired_bytes;
 	u32 nr_parked;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
@@ -172,9 +174,12 @@ static inline void chainpool_test_grace_period(struct chainpool *pool)
  * Storage of one slab table.  Growing publishes a new table with
  * rcu_assign_pointer() (chainpool_commit(), through
  * chainpool_core_publish()), so chainpool_dma_to_virt() reads the old or
- * the new one under rcu_read_lock(), as lib/genalloc.c reads its chunks.  The old one is
- * retired on @next and freed after a grace period by chainpool_reap():
- * once per fill, not once per slab.  Not kfree_rcu(): on 5.9 to 5.13 its
+ * the new one under rcu_read_lock(), as lib/genalloc.c reads its chunks.
+ * The old one is retired on @next and freed after a grace period by
+ * chainpool_reap(): at the end of a fill, and in a growth on alloc only
+ * once the retired tables pass a bound, so a pool growing one slab at a
+ * time waits for one grace period per many growths, not one each.  Not
+ * kfree_rcu(): on 5.9 to 5.13 its
  * bulk free of a kmalloc() above 8 KiB leaves the memory counted as slab
  * (fixed in 5.14 by "slub: fix unreclaimable slab stat for bulk free"),
  * and Debian's 5.10 showed /proc/meminfo's Slab growing by 1.2 MiB with
@@ -488,6 +493,9 @@ static int chainpool_commit(struct chainpool *pool,
 			old_mem = chainpool_table_mem(old);
 			old_mem->next = pool->retired;
 			pool->retired = old_mem;
+			pool->retired_bytes += sizeof(*old_mem) +
+				chainpool_core_table_bytes(old->max_slabs,
+							   core->debug);
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (ret != -EAGAIN)
@@ -501,22 +509,35 @@ static int chainpool_commit(struct chainpool *pool,
 }
 
 /*
- * Free the retired slab tables once no lock-free reader can be in them.
- * Only where the caller may sleep; else they wait for the next fill or
- * growth that may, or for chainpool_destroy().  Expedited: a fill waits
- * for one grace period, not the ~10 ms of a normal one.
+ * Free the retired slab tables once no lock-free reader can be in them:
+ * all of them (@all: the end of a fill), or else only when they hold more
+ * than CHAINPOOL_RETIRE_BYTES and CHAINPOOL_RETIRE_RATIO times the
+ * current table, so that growth on alloc, one slab and one new table at a
+ * time, waits for a grace period once per many growths (dozens while the
+ * table is small, every few once it is large), and the tables kept back
+ * stay within that bound.  Only where the caller may sleep; else they wait
+ * for the next fill or growth that may, or for chainpool_destroy().
+ * Expedited: a fill waits for one grace period, not the ~10 ms of a
+ * normal one.
  */
-static void chainpool_reap(struct chainpool *pool, gfp_t gfp)
+static void chainpool_reap(struct chainpool *pool, gfp_t gfp, bool all)
 {
-	struct chainpool_table_mem *mem;
+	struct chainpool_table_mem *mem = NULL;
 	unsigned long flags;
 
 	if (!gfpflags_allow_blocking(gfp) || !READ_ONCE(pool->retired))
 		return;
 	spin_lock_irqsave(&pool->lock, flags);
-	mem = pool->retired;
-	pool->retired = NULL;
+	if (all || pool->retired_bytes >
+		   max_t(u64, CHAINPOOL_RETIRE_BYTES,
+			 CHAINPOOL_RETIRE_RATIO * pool->core.table_bytes)) {
+		mem = pool->retired;
+		pool->retired = NULL;
+		pool->retired_bytes = 0;
+	}
 	spin_unlock_irqrestore(&pool->lock, flags);
+	if (!mem)
+		return;
 	synchronize_rcu_expedited();
 	chainpool_test_grace_period(pool);
 	chainpool_free_tables(mem);
@@ -584,9 +605,10 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 
 /*
  * Acquire slabs until the pool holds @nr_blocks, then add them in one
- * table.  @fit: size the last slab to what is missing; else every slab is
- * of the largest order.  The pool lock must not be held.  Slabs acquired
- * before a failure are still added.
+ * table.  @fit (a fill): size the last slab to what is missing, and free
+ * every table the pool replaced; else (growth on alloc) every slab is of
+ * the largest order, and replaced tables wait for a bound.  The pool lock
+ * must not be held.  Slabs acquired before a failure are still added.
  */
 static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 			  gfp_t gfp)
@@ -627,7 +649,8 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 		if (!ret)
 			ret = err;
 	}
-	chainpool_reap(pool, gfp);
+	/* A fill frees every replaced table; growth on alloc, past a bound. */
+	chainpool_reap(pool, gfp, fit);
 	return ret;
 }
 
@@ -1014,19 +1037,11 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 void chainpool_get_test_stats(struct chainpool *pool,
 			      struct chainpool_test_stats *ts)
 {
-	const struct chainpool_table_mem *mem;
 	unsigned long flags;
 
 	spin_lock_irqsave(&pool->lock, flags);
 	*ts = pool->test;
-	ts->retired_bytes = 0;
-	for (mem = pool->retired; mem; mem = mem->next) {
-		const struct chainpool_table *t = (const void *)mem->storage;
-
-		ts->retired_bytes += sizeof(*mem) +
-			chainpool_core_table_bytes(t->max_slabs,
-						   pool->core.debug);
-	}
+	ts->retired_bytes = pool->retired_bytes;
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
 #endif

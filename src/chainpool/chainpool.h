@@ -18,6 +18,14 @@
 struct chainpool;
 struct device;
 
+/*
+ * Slab tables a growth replaced are freed after an RCU grace period once
+ * they hold more than both of these (CHAINPOOL_RETIRE_RATIO times the
+ * current table), or at the end of a fill.
+ */
+#define CHAINPOOL_RETIRE_BYTES		(64U << 10)
+#define CHAINPOOL_RETIRE_RATIO		4U
+
 /**
  * struct chainpool_params - per-pool settings chainpool_create() takes
  *	from the module parameters

@@ -1515,6 +1515,56 @@ static void cpt_test_bulk_batches(void)
 	vfree(bs.sink.blocks);
 }
 
+/*
+ * A pool growing one slab at a time on alloc, as the driver's PCIe SGL
+ * pool does, replaces its slab table at each growth: the old tables are
+ * kept back, within a bound, and freed after one grace period for many
+ * growths, not one each.  A fill frees them all.
+ */
+static void cpt_test_growth_grace_periods(void)
+{
+	const unsigned int growths = 64, per_slab = PAGE_SIZE / CPT_CHAIN_SIZE;
+	const unsigned int n = per_slab * (growths + 1);
+	struct chainpool_test_stats ts;
+	struct chainpool_stats st;
+	struct cp_block *blocks;
+	struct chainpool *pool;
+	unsigned int got, i, gp;
+
+	blocks = vmalloc(n * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = cpt_create(CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE, false, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	CPT_CHECK(chainpool_fill(pool, per_slab, GFP_KERNEL) == 0);
+	got = cpt_alloc_n(pool, blocks, n);
+	CPT_CHECK(got == n);
+	chainpool_get_stats(pool, &st);
+	chainpool_get_test_stats(pool, &ts);
+	gp = ts.grace_periods;
+	pr_info("# growth: %u single-slab growths, %u grace periods, %llu B of replaced tables held\n",
+		st.nr_slabs - 1, gp, ts.retired_bytes);
+	CPT_CHECK(st.nr_slabs == growths + 1);
+	CPT_CHECK(gp <= growths / 8);
+	CPT_CHECK(ts.retired_bytes <= max_t(u64, CHAINPOOL_RETIRE_BYTES,
+					    CHAINPOOL_RETIRE_RATIO *
+					    st.meta_bytes));
+	for (i = 0; i < got; i++)
+		if (!CPT_CHECK(chainpool_dma_to_virt(pool, blocks[i].dma) ==
+			       blocks[i].cpu))
+			break;
+	/* A fill frees every replaced table, after one grace period. */
+	CPT_CHECK(chainpool_fill(pool, n + 1, GFP_KERNEL) == 0);
+	chainpool_get_test_stats(pool, &ts);
+	CPT_CHECK(ts.retired_bytes == 0);
+	CPT_CHECK(ts.grace_periods == gp + 1);
+	cpt_free_n(pool, blocks, got);
+	chainpool_destroy(pool);
+out:
+	vfree(blocks);
+}
+
 /* A test of the suite, a fault knob test or a reliability case. */
 struct cpt_case {
 	const char *name;
@@ -1532,6 +1582,7 @@ static const struct cpt_case cpt_tests[] = {
 	{ "bulk_fault", cpt_test_bulk_fault },
 	{ "bulk_debug_release", cpt_test_bulk_debug_release },
 	{ "bulk_batches", cpt_test_bulk_batches },
+	{ "growth_grace_periods", cpt_test_growth_grace_periods },
 	{ "shapes", cpt_test_shapes },
 	{ "lookup", cpt_test_lookup },
 	{ "lookup_growth", cpt_test_lookup_growth },
