@@ -90,6 +90,7 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @fail_add: fail adding slabs after allocating them (fault injection)
  * @parked: slabs given back in atomic context, freed once sleeping is allowed
  * @retired: slab tables replaced by newer ones, freed by chainpool_reap()
+ * @retired_bytes: bytes of the tables on @retired
  * @nr_parked: slabs ever parked
  * @acquire: slab acquisition counters
  * @dev: device the memory is for
@@ -97,6 +98,7 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * @fill_ns: time spent in chainpool_fill()
  * @debugfs: the pool's debugfs file
  * @name: pool name
+ * @test: lock holds and grace periods, counted in test builds only
  */
 struct chainpool {
 	spinlock_t lock;	/* may be taken in atomic context */
@@ -106,6 +108,7 @@ struct chainpool {
 	struct chainpool_fault fail_add;
 	struct chainpool_parked *parked;
 	struct chainpool_table_mem *retired;
+	u64 retired_bytes;
 	u32 nr_parked;
 	struct chainpool_acquire_stats acquire;
 	struct device *dev;
@@ -113,15 +116,70 @@ struct chainpool {
 	u64 fill_ns;
 	struct dentry *debugfs;
 	char name[CHAINPOOL_NAME_LEN];
+#ifdef CHAINPOOL_TEST
+	struct chainpool_test_stats test;
+#endif
 };
+
+/*
+ * Test builds (CHAINPOOL_TEST, chainpool_test.ko) time each hold of the
+ * pool lock that hands out or releases blocks, i.e. each window with
+ * interrupts off, and count grace periods; other builds compile nothing.
+ */
+#ifdef CHAINPOOL_TEST
+static u64 chainpool_hold_start(void)
+{
+	return ktime_get_ns();
+}
+
+/* With the lock held, just before it is dropped. */
+static void chainpool_hold_end(struct chainpool *pool, bool release,
+			       u64 start, u32 blocks)
+{
+	struct chainpool_test_hold *h = release ? &pool->test.release :
+						  &pool->test.bulk;
+	u64 ns = ktime_get_ns() - start;
+
+	h->holds++;
+	h->max_blocks = max(h->max_blocks, blocks);
+	h->max_ns = max(h->max_ns, ns);
+	h->sum_ns += ns;
+}
+
+static void chainpool_test_grace_period(struct chainpool *pool)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	pool->test.grace_periods++;
+	spin_unlock_irqrestore(&pool->lock, flags);
+}
+#else
+static inline u64 chainpool_hold_start(void)
+{
+	return 0;
+}
+
+static inline void chainpool_hold_end(struct chainpool *pool, bool release,
+				      u64 start, u32 blocks)
+{
+}
+
+static inline void chainpool_test_grace_period(struct chainpool *pool)
+{
+}
+#endif
 
 /*
  * Storage of one slab table.  Growing publishes a new table with
  * rcu_assign_pointer() (chainpool_commit(), through
  * chainpool_core_publish()), so chainpool_dma_to_virt() reads the old or
- * the new one under rcu_read_lock(), as lib/genalloc.c reads its chunks.  The old one is
- * retired on @next and freed after a grace period by chainpool_reap():
- * once per fill, not once per slab.  Not kfree_rcu(): on 5.9 to 5.13 its
+ * the new one under rcu_read_lock(), as lib/genalloc.c reads its chunks.
+ * The old one is retired on @next and freed after a grace period by
+ * chainpool_reap(): at the end of a fill, and in a growth on alloc only
+ * once the retired tables pass a bound, so a pool growing one slab at a
+ * time waits for one grace period per many growths, not one each.  Not
+ * kfree_rcu(): on 5.9 to 5.13 its
  * bulk free of a kmalloc() above 8 KiB leaves the memory counted as slab
  * (fixed in 5.14 by "slub: fix unreclaimable slab stat for bulk free"),
  * and Debian's 5.10 showed /proc/meminfo's Slab growing by 1.2 MiB with
@@ -435,6 +493,9 @@ static int chainpool_commit(struct chainpool *pool,
 			old_mem = chainpool_table_mem(old);
 			old_mem->next = pool->retired;
 			pool->retired = old_mem;
+			pool->retired_bytes += sizeof(*old_mem) +
+				chainpool_core_table_bytes(old->max_slabs,
+							   core->debug);
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (ret != -EAGAIN)
@@ -448,23 +509,37 @@ static int chainpool_commit(struct chainpool *pool,
 }
 
 /*
- * Free the retired slab tables once no lock-free reader can be in them.
- * Only where the caller may sleep; else they wait for the next fill or
- * growth that may, or for chainpool_destroy().  Expedited: a fill waits
- * for one grace period, not the ~10 ms of a normal one.
+ * Free the retired slab tables once no lock-free reader can be in them:
+ * all of them (@all: the end of a fill), or else only when they hold more
+ * than CHAINPOOL_RETIRE_BYTES and CHAINPOOL_RETIRE_RATIO times the
+ * current table, so that growth on alloc, one slab and one new table at a
+ * time, waits for a grace period once per many growths (dozens while the
+ * table is small, every few once it is large), and the tables kept back
+ * stay within that bound.  Only where the caller may sleep; else they wait
+ * for the next fill or growth that may, or for chainpool_destroy().
+ * Expedited: a fill waits for one grace period, not the ~10 ms of a
+ * normal one.
  */
-static void chainpool_reap(struct chainpool *pool, gfp_t gfp)
+static void chainpool_reap(struct chainpool *pool, gfp_t gfp, bool all)
 {
-	struct chainpool_table_mem *mem;
+	struct chainpool_table_mem *mem = NULL;
 	unsigned long flags;
 
 	if (!gfpflags_allow_blocking(gfp) || !READ_ONCE(pool->retired))
 		return;
 	spin_lock_irqsave(&pool->lock, flags);
-	mem = pool->retired;
-	pool->retired = NULL;
+	if (all || pool->retired_bytes >
+		   max_t(u64, CHAINPOOL_RETIRE_BYTES,
+			 CHAINPOOL_RETIRE_RATIO * pool->core.table_bytes)) {
+		mem = pool->retired;
+		pool->retired = NULL;
+		pool->retired_bytes = 0;
+	}
 	spin_unlock_irqrestore(&pool->lock, flags);
+	if (!mem)
+		return;
 	synchronize_rcu_expedited();
+	chainpool_test_grace_period(pool);
 	chainpool_free_tables(mem);
 }
 
@@ -530,9 +605,10 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 
 /*
  * Acquire slabs until the pool holds @nr_blocks, then add them in one
- * table.  @fit: size the last slab to what is missing; else every slab is
- * of the largest order.  The pool lock must not be held.  Slabs acquired
- * before a failure are still added.
+ * table.  @fit (a fill): size the last slab to what is missing, and free
+ * every table the pool replaced; else (growth on alloc) every slab is of
+ * the largest order, and replaced tables wait for a bound.  The pool lock
+ * must not be held.  Slabs acquired before a failure are still added.
  */
 static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 			  gfp_t gfp)
@@ -573,7 +649,8 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 		if (!ret)
 			ret = err;
 	}
-	chainpool_reap(pool, gfp);
+	/* A fill frees every replaced table; growth on alloc, past a bound. */
+	chainpool_reap(pool, gfp, fit);
 	return ret;
 }
 
@@ -741,28 +818,36 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
  * @ctx: passed to @fn
  *
  * Grows the pool as chainpool_fill() does until @count more blocks are
- * free, then hands them all out under one hold of the lock: blocks never
- * used are carved with a running offset, without a call per block.  All
- * or nothing: on failure @fn was not called and no block is in use; slabs
- * the growth added stay in the pool until it is released or destroyed.
- * Pairs with chainpool_release_all() for callers that fill a pool once
- * and give everything back at once, such as the driver's chain pool.
+ * free and reserves them, then hands them out in batches of
+ * chainpool_core_batch() blocks (512 of 128 bytes), one hold of the lock
+ * each, so that interrupts are never off for more than a batch: blocks
+ * never used are carved with a running offset, without a call per block.
+ * Single allocations and frees may run between the batches; they leave
+ * the reserved blocks alone.  All or nothing: on failure @fn was not
+ * called and no block is in use; slabs the growth added stay in the pool
+ * until it is released or destroyed.  Pairs with chainpool_release_all()
+ * for callers that fill a pool once and give everything back at once,
+ * such as the driver's chain pool.
  *
- * Context: may sleep if @gfp allows; see chainpool_alloc().
+ * Context: may sleep if @gfp allows (then between batches too); see
+ * chainpool_alloc().
  * Return: 0, or -ENOMEM.
  */
 int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx)
 {
 	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
+	u32 batch = chainpool_core_batch(&pool->core), index = 0, from;
 	unsigned long irqflags;
-	u64 want;
+	bool eio = false;
+	u64 want, start;
 	int ret;
 
 	for (;;) {
 		/* Again each time: others may have taken blocks meanwhile. */
 		spin_lock_irqsave(&pool->lock, irqflags);
-		want = (u64)pool->core.nr_in_use + count;
+		want = (u64)pool->core.nr_in_use + pool->core.nr_reserved +
+		       count;
 		spin_unlock_irqrestore(&pool->lock, irqflags);
 		if (want > U32_MAX)
 			return -ENOMEM;
@@ -770,20 +855,34 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
 		if (ret)
 			return ret;
 		spin_lock_irqsave(&pool->lock, irqflags);
-		ret = chainpool_core_alloc_bulk(&pool->core, count, flags, fn,
-						ctx);
+		ret = chainpool_core_reserve(&pool->core, count);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
-		/*
-		 * -ENOMEM: another caller took blocks after the fill; fill
-		 * again.  Without debug it cannot have handed any out.
-		 */
-		if (ret != -ENOMEM || pool->core.debug)
+		/* -ENOMEM: another caller took blocks after the fill. */
+		if (ret != -ENOMEM)
 			break;
 	}
-	if (ret == -EIO)
+	while (!ret && index < count) {
+		spin_lock_irqsave(&pool->lock, irqflags);
+		start = chainpool_hold_start();
+		from = index;
+		ret = chainpool_core_alloc_reserved(&pool->core, &index,
+						    min(batch, count - index),
+						    flags, fn, ctx);
+		if (ret == -ENOMEM)
+			chainpool_core_unreserve(&pool->core, count - index);
+		chainpool_hold_end(pool, false, start, index - from);
+		spin_unlock_irqrestore(&pool->lock, irqflags);
+		if (ret == -EIO) {
+			eio = true;
+			ret = 0;
+		}
+		if (gfpflags_allow_blocking(gfp))
+			cond_resched();
+	}
+	if (eio)
 		dev_err(pool->dev, "chainpool %s: bulk allocation found freed blocks written after free\n",
 			pool->name);
-	return ret == -EIO ? 0 : ret;
+	return ret;
 }
 
 /**
@@ -791,23 +890,37 @@ int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
  * @pool: the pool
  *
  * For a caller that holds every block it took (and whose device no longer
- * uses any): no per-block chainpool_free(), O(slabs); chainpool_destroy()
- * then frees the slabs without complaint.  With chainpool_debug the pool
- * also checks its in-use maps against its count, clears them and poisons
- * every slab as freed.
+ * uses any): no per-block chainpool_free(), O(1);
+ * chainpool_destroy() then frees the slabs without complaint.  With
+ * chainpool_debug the pool also checks its in-use maps against its count,
+ * clears them and poisons the released blocks as freed, in batches of
+ * chainpool_core_batch() blocks, one hold of the lock each.
  *
- * Context: any; O(bytes) with chainpool_debug.
+ * Context: any; O(blocks) with chainpool_debug.
  * Return: 0; -EIO (debug only, reported) when the maps disagreed.
  */
 int chainpool_release_all(struct chainpool *pool)
 {
+	struct chainpool_release rel;
 	unsigned long flags;
+	bool more = true;
+	u64 start;
 	u32 in_use;
 	int ret;
 
+	chainpool_core_release_begin(&rel);
+	while (more) {
+		spin_lock_irqsave(&pool->lock, flags);
+		start = chainpool_hold_start();
+		more = chainpool_core_release_step(&pool->core, &rel);
+		chainpool_hold_end(pool, true, start, rel.stepped);
+		spin_unlock_irqrestore(&pool->lock, flags);
+	}
 	spin_lock_irqsave(&pool->lock, flags);
+	start = chainpool_hold_start();
 	in_use = pool->core.nr_in_use;
-	ret = chainpool_core_release_all(&pool->core);
+	ret = chainpool_core_release_end(&pool->core, &rel);
+	chainpool_hold_end(pool, true, start, 0);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (ret)
 		dev_err(pool->dev, "chainpool %s: release of %u blocks: in-use maps disagree with the count\n",
@@ -914,6 +1027,24 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	if (cs.nr_slabs)
 		st->meta_bytes += sizeof(struct chainpool_table_mem);
 }
+
+#ifdef CHAINPOOL_TEST
+/**
+ * chainpool_get_test_stats() - what a test build counts of a pool
+ * @pool: the pool
+ * @ts: filled in
+ */
+void chainpool_get_test_stats(struct chainpool *pool,
+			      struct chainpool_test_stats *ts)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	*ts = pool->test;
+	ts->retired_bytes = pool->retired_bytes;
+	spin_unlock_irqrestore(&pool->lock, flags);
+}
+#endif
 
 /**
  * chainpool_destroy() - destroy a pool, as dma_pool_destroy()

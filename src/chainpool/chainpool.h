@@ -18,6 +18,14 @@
 struct chainpool;
 struct device;
 
+/*
+ * Slab tables a growth replaced are freed after an RCU grace period once
+ * they hold more than both of these (CHAINPOOL_RETIRE_RATIO times the
+ * current table), or at the end of a fill.
+ */
+#define CHAINPOOL_RETIRE_BYTES		(64U << 10)
+#define CHAINPOOL_RETIRE_RATIO		4U
+
 /**
  * struct chainpool_params - per-pool settings chainpool_create() takes
  *	from the module parameters
@@ -77,6 +85,42 @@ struct chainpool_stats {
 	u32 parked;
 	bool debug;
 };
+
+#ifdef CHAINPOOL_TEST
+/**
+ * struct chainpool_test_hold - lock holds of one kind, for tests
+ * @holds: times the pool lock was taken for it
+ * @max_blocks: most blocks handed out or released in one hold
+ * @max_ns: longest hold, interrupts off, in ns
+ * @sum_ns: all holds, in ns
+ */
+struct chainpool_test_hold {
+	u32 holds;
+	u32 max_blocks;
+	u64 max_ns;
+	u64 sum_ns;
+};
+
+/**
+ * struct chainpool_test_stats - what only a test build counts
+ * @bulk: the holds of chainpool_alloc_bulk() that hand blocks out
+ * @release: the holds of chainpool_release_all()
+ * @grace_periods: RCU grace periods waited for to free replaced tables
+ * @retired_bytes: replaced tables not yet freed
+ *
+ * Compiled only with CHAINPOOL_TEST (chainpool_test.ko), never into
+ * mpt3sas.ko.
+ */
+struct chainpool_test_stats {
+	struct chainpool_test_hold bulk;
+	struct chainpool_test_hold release;
+	u32 grace_periods;
+	u64 retired_bytes;
+};
+
+void chainpool_get_test_stats(struct chainpool *pool,
+			      struct chainpool_test_stats *ts);
+#endif
 
 struct chainpool *chainpool_create(const char *name, struct device *dev,
 				   size_t size, size_t align, size_t boundary);

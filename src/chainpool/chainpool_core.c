@@ -757,32 +757,9 @@ static bool cp_free_target_ok(const struct chainpool_core *core,
 	return id >= 0 && !test_bit(index, t->maps[id]);
 }
 
-/**
- * chainpool_core_alloc() - take one block
- * @core: pool state
- * @flags: CHAINPOOL_ALLOC_ZERO to get a zeroed block
- * @vaddr: set to the block's CPU address
- * @dma: set to the block's DMA address
- *
- * O(1): the most recently freed block, else the next never-used one.
- * A debug pool fills the block with CHAINPOOL_POISON_ALLOCATED unless
- * zeroing was asked for.
- *
- * A debug pool never follows a free link it has not checked: a block's
- * link must name the block's own DMA address and point at a free block of
- * the pool, else the rest of the free list is dropped (those blocks are
- * lost to the pool, not handed out twice) and nothing is written through
- * the bad link.
- *
- * Return: 0; -ENOMEM when the pool is empty (add a slab and retry); -EIO
- * when debugging found the poison or the link of a freed block
- * overwritten, in which case the block is still handed out, as dma_pool
- * does, and the caller reports the corruption; -EFAULT (debug only, not
- * expected) when the free list's head is not a block of the pool: the
- * list is dropped, nothing is handed out, and a retry carves a new block.
- */
-int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
-			 void **vaddr, dma_addr_t *dma)
+/* chainpool_core_alloc() without the reservation check. */
+static int cp_alloc_one(struct chainpool_core *core, unsigned int flags,
+			void **vaddr, dma_addr_t *dma)
 {
 	const struct chainpool_table *t = CP_TABLE(core->table);
 	const struct chainpool_slab *slab = NULL;
@@ -851,6 +828,42 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 }
 
 /**
+ * chainpool_core_alloc() - take one block
+ * @core: pool state
+ * @flags: CHAINPOOL_ALLOC_ZERO to get a zeroed block
+ * @vaddr: set to the block's CPU address
+ * @dma: set to the block's DMA address
+ *
+ * O(1): the most recently freed block, else the next never-used one.
+ * A debug pool fills the block with CHAINPOOL_POISON_ALLOCATED unless
+ * zeroing was asked for.
+ *
+ * A debug pool never follows a free link it has not checked: a block's
+ * link must name the block's own DMA address and point at a free block of
+ * the pool, else the rest of the free list is dropped (those blocks are
+ * lost to the pool, not handed out twice) and nothing is written through
+ * the bad link.
+ *
+ * Blocks reserved by bulk allocations under way are not taken.
+ *
+ * Return: 0; -ENOMEM when the pool is empty, or the free blocks left are
+ * reserved (add a slab and retry); -EIO
+ * when debugging found the poison or the link of a freed block
+ * overwritten, in which case the block is still handed out, as dma_pool
+ * does, and the caller reports the corruption; -EFAULT (debug only, not
+ * expected) when the free list's head is not a block of the pool: the
+ * list is dropped, nothing is handed out, and a retry carves a new block.
+ */
+int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
+			 void **vaddr, dma_addr_t *dma)
+{
+	if (core->nr_reserved &&
+	    core->nr_blocks - core->nr_in_use <= core->nr_reserved)
+		return -ENOMEM;
+	return cp_alloc_one(core, flags, vaddr, dma);
+}
+
+/**
  * chainpool_core_free() - give a block back
  * @core: pool state
  * @vaddr: CPU address from chainpool_core_alloc()
@@ -894,61 +907,120 @@ int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 }
 
 /**
- * chainpool_core_alloc_bulk() - take many blocks in one pass
+ * chainpool_core_batch() - blocks per hold of the caller's lock
  * @core: pool state
- * @count: blocks wanted
+ *
+ * Bulk allocations and whole-pool releases work through at most this
+ * many blocks per call, so that the caller can drop its lock (in the
+ * kernel: let interrupts in) between calls: CHAINPOOL_BATCH_BLOCKS, or
+ * as many as span CHAINPOOL_BATCH_BYTES, at least one.
+ *
+ * Return: the batch size in blocks.
+ */
+u32 chainpool_core_batch(const struct chainpool_core *core)
+{
+	u32 n = CHAINPOOL_BATCH_BYTES / core->plan.stride;
+
+	if (n > CHAINPOOL_BATCH_BLOCKS)
+		n = CHAINPOOL_BATCH_BLOCKS;
+	return n ? n : 1;
+}
+
+/**
+ * chainpool_core_reserve() - set free blocks aside for a bulk allocation
+ * @core: pool state
+ * @count: blocks to set aside
+ *
+ * O(1).  Reserved blocks are counted, not picked: chainpool_core_alloc()
+ * leaves as many free blocks as are reserved, and
+ * chainpool_core_alloc_reserved() hands them out, batch by batch, whatever
+ * single allocations and frees run between the batches.
+ *
+ * Return: 0; -ENOMEM when fewer than @count free blocks are not reserved
+ * already (nothing is reserved: add slabs and retry).
+ */
+int chainpool_core_reserve(struct chainpool_core *core, u32 count)
+{
+	u64 in_use = (u64)core->nr_in_use + core->nr_reserved;
+
+	if (in_use > core->nr_blocks || core->nr_blocks - in_use < count)
+		return -ENOMEM;
+	core->nr_reserved += count;
+	return 0;
+}
+
+/**
+ * chainpool_core_unreserve() - give back reserved blocks not handed out
+ * @core: pool state
+ * @count: reserved blocks to give back
+ */
+void chainpool_core_unreserve(struct chainpool_core *core, u32 count)
+{
+	if (count > core->nr_reserved)
+		count = core->nr_reserved;
+	core->nr_reserved -= count;
+}
+
+/**
+ * chainpool_core_alloc_reserved() - hand out reserved blocks
+ * @core: pool state
+ * @index: index of the first block for @fn; advanced by the blocks handed out
+ * @count: blocks to hand out, at most those still reserved
  * @flags: CHAINPOOL_ALLOC_ZERO to get zeroed blocks
  * @fn: called once per block, in order, with its CPU and DMA address
  * @ctx: passed to @fn
  *
- * All or nothing: when the pool holds fewer than @count free blocks,
- * nothing is taken.  Blocks never used are carved slab by slab with a
- * running offset, without a per-block call; only a pool with freed blocks
- * or with debug checks on goes through chainpool_core_alloc() per block.
+ * Freed blocks first, through chainpool_core_alloc()'s path (as every
+ * block of a debug pool), then blocks never used, carved slab by slab
+ * with a running offset, without a per-block call.  Each block handed out
+ * leaves the reservation.
  *
- * Return: 0; -ENOMEM when fewer than @count blocks are free (add slabs
- * and retry); -EIO when debugging found freed blocks overwritten (every
- * block is still handed out, as by chainpool_core_alloc()).  With debug,
- * a dropped corrupted free list can still make the pool run short half
- * way: -ENOMEM, and the blocks already handed out stay in use.
+ * Return: 0; -EIO when debugging found freed blocks overwritten (every
+ * block is still handed out, as by chainpool_core_alloc()); -ENOMEM when
+ * the pool ran short after all, which only a debug pool that dropped a
+ * corrupted free list, or a count a double free broke, can: the blocks
+ * handed out stay in use, the caller unreserves the rest.
  */
-int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
-			      unsigned int flags, chainpool_bulk_fn fn,
-			      void *ctx)
+int chainpool_core_alloc_reserved(struct chainpool_core *core, u32 *index,
+				  u32 count, unsigned int flags,
+				  chainpool_bulk_fn fn, void *ctx)
 {
 	const struct chainpool_plan *plan = &core->plan;
-	u32 i = 0;
+	u32 i = *index, end;
 	int ret = 0;
 
-	if (core->nr_blocks - core->nr_in_use < count)
-		return -ENOMEM;
-	while (i < count && (core->free_head || core->debug)) {
+	if (count > core->nr_reserved)
+		count = core->nr_reserved;
+	end = i + count;
+	while (i < end && (core->free_head || core->debug)) {
 		void *vaddr;
 		dma_addr_t dma;
-		int r = chainpool_core_alloc(core, flags, &vaddr, &dma);
+		int r = cp_alloc_one(core, flags, &vaddr, &dma);
 
 		if (r == -EFAULT)
 			continue;	/* the list was dropped: carve */
 		if (r == -ENOMEM)
-			return r;
+			goto out;
 		if (r)
 			ret = r;
+		core->nr_reserved--;
 		fn(ctx, i++, vaddr, dma);
 	}
-	while (i < count) {
+	while (i < end) {
 		const struct chainpool_slab *slab;
 		u32 per_segment, segment, take, slot, offset, k;
 
 		slab = cp_carve_slab(core);
-		/* Only a pool whose count a double free broke gets here. */
-		if (!slab)
-			return -ENOMEM;
+		if (!slab) {
+			ret = -ENOMEM;
+			goto out;
+		}
 		per_segment = chainpool_plan_blocks_per_segment(plan,
 								slab->order);
 		segment = chainpool_plan_segment(plan, slab->order);
 		take = slab->nr_blocks - core->carve_next;
-		if (take > count - i)
-			take = count - i;
+		if (take > end - i)
+			take = end - i;
 		slot = core->carve_next % per_segment;
 		offset = chainpool_plan_block_offset(plan, slab->order,
 						     core->carve_next);
@@ -966,48 +1038,190 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 			}
 		}
 		core->nr_in_use += take;
+		core->nr_reserved -= take;
 		cp_set_carve(core, core->carve_slab, core->carve_next + take);
 	}
+out:
+	*index = i;
 	return ret;
+}
+
+/**
+ * chainpool_core_alloc_bulk() - take many blocks in one pass
+ * @core: pool state
+ * @count: blocks wanted
+ * @flags: CHAINPOOL_ALLOC_ZERO to get zeroed blocks
+ * @fn: called once per block, in order, with its CPU and DMA address
+ * @ctx: passed to @fn
+ *
+ * chainpool_core_reserve() and chainpool_core_alloc_reserved() of every
+ * block in one call, for a caller that need not bound its lock holds
+ * (the user-space tests and bench/core).  All or nothing: when the pool
+ * holds fewer than @count free blocks, nothing is taken.
+ *
+ * Return: 0; -ENOMEM when fewer than @count blocks are free (add slabs
+ * and retry); -EIO as chainpool_core_alloc_reserved().  With debug, a
+ * dropped corrupted free list can still make the pool run short half
+ * way: -ENOMEM, and the blocks already handed out stay in use.
+ */
+int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
+			      unsigned int flags, chainpool_bulk_fn fn,
+			      void *ctx)
+{
+	u32 index = 0;
+	int ret;
+
+	ret = chainpool_core_reserve(core, count);
+	if (ret)
+		return ret;
+	ret = chainpool_core_alloc_reserved(core, &index, count, flags, fn,
+					    ctx);
+	if (ret == -ENOMEM)
+		chainpool_core_unreserve(core, count - index);
+	return ret;
+}
+
+/**
+ * chainpool_core_release_begin() - start a whole-pool release
+ * @rel: the release's progress, set up here
+ *
+ * A whole-pool release is for a caller that holds every block in use and
+ * is done with all of them (the driver's chain pool at detach):
+ * chainpool_core_release_begin(), chainpool_core_release_step() until it
+ * returns false, then chainpool_core_release_end(), each of them under
+ * the caller's lock, which may be dropped in between.  Without debug the
+ * steps have nothing to do and the release is O(1).
+ */
+void chainpool_core_release_begin(struct chainpool_release *rel)
+{
+	memset(rel, 0, sizeof(*rel));
+}
+
+/*
+ * Poison @count blocks of @slab from block @first on as freed: one memset
+ * per segment they span, padding between them included.
+ */
+static void cp_poison_blocks(const struct chainpool_core *core,
+			     const struct chainpool_slab *slab, u32 first,
+			     u32 count)
+{
+	const struct chainpool_plan *plan = &core->plan;
+	u32 per_segment = chainpool_plan_blocks_per_segment(plan, slab->order);
+
+	while (count) {
+		u32 n = per_segment - first % per_segment;
+
+		if (n > count)
+			n = count;
+		memset((u8 *)slab->cpu +
+		       chainpool_plan_block_offset(plan, slab->order, first),
+		       CHAINPOOL_POISON_FREED,
+		       (n - 1) * plan->stride + plan->footprint);
+		first += n;
+		count -= n;
+	}
+}
+
+/**
+ * chainpool_core_release_step() - release a batch of blocks of a debug pool
+ * @core: pool state
+ * @rel: the release's progress
+ *
+ * Goes over at most chainpool_core_batch() blocks of the in-use maps, in
+ * slab order: counts the blocks in use, poisons them as freed and clears
+ * their bits.  Free blocks are left as they are: they carry the free
+ * poison already, and their links, which a single allocation between
+ * steps may still follow.  A released block is not found by lookups any
+ * more and cannot be freed again.
+ *
+ * Return: true while blocks remain to go over; always false without debug.
+ */
+bool chainpool_core_release_step(struct chainpool_core *core,
+				 struct chainpool_release *rel)
+{
+	const struct chainpool_table *t = CP_TABLE(core->table);
+	u32 batch = chainpool_core_batch(core), left = batch;
+
+	while (core->debug && left && rel->slab < core->nr_slabs) {
+		const struct chainpool_slab *slab = &t->slabs[rel->slab];
+		unsigned long *map = t->maps[rel->slab];
+		u32 end = slab->nr_blocks, i = rel->next;
+
+		if (end - i > left)
+			end = i + left;
+		while (i < end) {
+			unsigned long *word = &map[i / BITS_PER_LONG];
+
+			/* A whole word at once: none in use, or all. */
+			if (!(i % BITS_PER_LONG) && end - i >= BITS_PER_LONG &&
+			    (!*word || !~*word)) {
+				if (*word)
+					cp_poison_blocks(core, slab, i,
+							 BITS_PER_LONG);
+				rel->marked += *word ? BITS_PER_LONG : 0;
+				*word = 0;
+				i += BITS_PER_LONG;
+				continue;
+			}
+			if (test_bit(i, map)) {
+				__clear_bit(i, map);
+				rel->marked++;
+				cp_poison_blocks(core, slab, i, 1);
+			}
+			i++;
+		}
+		left -= end - rel->next;
+		rel->next = end;
+		if (end == slab->nr_blocks) {
+			rel->slab++;
+			rel->next = 0;
+		}
+	}
+	rel->stepped = batch - left;
+	return core->debug && rel->slab < core->nr_slabs;
+}
+
+/**
+ * chainpool_core_release_end() - end a whole-pool release
+ * @core: pool state
+ * @rel: the release's progress, its steps done
+ *
+ * O(1): drops the free list and rewinds the bump cursor, so the pool is
+ * as if just filled and hands the same blocks out again.
+ *
+ * Return: 0; with debug, -EIO when the in-use maps did not add up to the
+ * blocks in use (the pool is released all the same).
+ */
+int chainpool_core_release_end(struct chainpool_core *core,
+			       struct chainpool_release *rel)
+{
+	u32 in_use = core->nr_in_use;
+
+	core->free_head = NULL;
+	cp_set_carve(core, 0, 0);
+	core->nr_in_use = 0;
+	return core->debug && rel->marked != in_use ? -EIO : 0;
 }
 
 /**
  * chainpool_core_release_all() - give back every block at once
  * @core: pool state
  *
- * For a caller that holds every block it took and is done with all of
- * them (the driver's chain pool at detach): no per-block free, O(slabs).
- * The pool is then as if just filled; a debug pool clears its in-use maps
- * and poisons every slab as freed, in O(bytes).
+ * The whole release (see chainpool_core_release_begin()) in one call, for
+ * a caller that need not bound its lock holds.  O(1) without debug; a
+ * debug pool checks, clears and poisons in O(blocks).
  *
  * Return: 0; with debug, -EIO when the in-use maps did not add up to the
  * blocks in use (the pool is released all the same).
  */
 int chainpool_core_release_all(struct chainpool_core *core)
 {
-	const struct chainpool_table *t = CP_TABLE(core->table);
-	const struct chainpool_plan *plan = &core->plan;
-	u64 marked = 0;
-	u32 i, w;
+	struct chainpool_release rel;
 
-	for (i = 0; core->debug && i < core->nr_slabs; i++) {
-		const struct chainpool_slab *slab = &t->slabs[i];
-		u32 words = chainpool_core_map_bytes(plan, slab->order) /
-			    sizeof(unsigned long);
-		unsigned long *map = t->maps[i];
-
-		for (w = 0; w < words; w++) {
-			marked += hweight_long(map[w]);
-			map[w] = 0;
-		}
-		memset(slab->cpu, CHAINPOOL_POISON_FREED,
-		       chainpool_plan_slab_bytes(plan, slab->order));
-	}
-	core->free_head = NULL;
-	cp_set_carve(core, 0, 0);
-	i = core->nr_in_use;
-	core->nr_in_use = 0;
-	return core->debug && marked != i ? -EIO : 0;
+	chainpool_core_release_begin(&rel);
+	while (chainpool_core_release_step(core, &rel))
+		;
+	return chainpool_core_release_end(core, &rel);
 }
 
 /**

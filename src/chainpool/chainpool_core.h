@@ -27,6 +27,15 @@
 #define CHAINPOOL_POISON_FREED		0xa7
 #define CHAINPOOL_POISON_ALLOCATED	0xa5
 
+/*
+ * Most blocks a bulk allocation hands out, or a whole-pool release goes
+ * over, under one hold of the caller's lock (in the kernel: with
+ * interrupts off), and fewer when that many would span more than
+ * CHAINPOOL_BATCH_BYTES; see chainpool_core_batch().
+ */
+#define CHAINPOOL_BATCH_BLOCKS		512U
+#define CHAINPOOL_BATCH_BYTES		(64U << 10)
+
 /* chainpool_core_alloc() flags */
 #define CHAINPOOL_ALLOC_ZERO		0x1U
 
@@ -114,6 +123,8 @@ struct chainpool_table {
  *	lock-free reader (chainpool_core_lookup()) sees a consistent cursor
  * @nr_blocks: blocks in all slabs
  * @nr_in_use: blocks handed out and not yet freed
+ * @nr_reserved: free blocks promised to bulk allocations under way, which
+ *	chainpool_core_alloc() leaves to them
  * @dma_bytes: bytes of all slabs
  * @table_bytes: bytes of the storage of @table
  * @map_bytes: bytes of all debug in-use maps
@@ -130,6 +141,7 @@ struct chainpool_core {
 	u64 carve_pos;
 	u64 nr_blocks;
 	u32 nr_in_use;
+	u32 nr_reserved;
 	u64 dma_bytes;
 	u64 table_bytes;
 	u64 map_bytes;
@@ -163,10 +175,25 @@ struct chainpool_core_stats {
  * @dma: the block's DMA address
  *
  * Called with the pool's lock held (in the kernel: a spinlock, interrupts
- * off): it must only store the addresses, not sleep or call the pool.
+ * off), which the kernel glue drops and retakes between batches of
+ * blocks: it must only store the addresses, not sleep or call the pool.
  */
 typedef void (*chainpool_bulk_fn)(void *ctx, u32 index, void *vaddr,
 				  dma_addr_t dma);
+
+/**
+ * struct chainpool_release - a whole-pool release under way
+ * @slab: next slab whose in-use map chainpool_core_release_step() reads
+ * @next: next block of @slab
+ * @marked: in-use bits found so far
+ * @stepped: blocks the last step went over
+ */
+struct chainpool_release {
+	u32 slab;
+	u32 next;
+	u64 marked;
+	u32 stepped;
+};
 
 /**
  * struct chainpool_fault - fail the Nth slab allocation
@@ -251,11 +278,22 @@ const struct chainpool_table *
 chainpool_core_table(const struct chainpool_core *core);
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma);
+u32 chainpool_core_batch(const struct chainpool_core *core);
+int chainpool_core_reserve(struct chainpool_core *core, u32 count);
+void chainpool_core_unreserve(struct chainpool_core *core, u32 count);
+int chainpool_core_alloc_reserved(struct chainpool_core *core, u32 *index,
+				  u32 count, unsigned int flags,
+				  chainpool_bulk_fn fn, void *ctx);
 int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 			      unsigned int flags, chainpool_bulk_fn fn,
 			      void *ctx);
 int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 			dma_addr_t dma);
+void chainpool_core_release_begin(struct chainpool_release *rel);
+bool chainpool_core_release_step(struct chainpool_core *core,
+				 struct chainpool_release *rel);
+int chainpool_core_release_end(struct chainpool_core *core,
+			       struct chainpool_release *rel);
 int chainpool_core_release_all(struct chainpool_core *core);
 void *chainpool_core_lookup(const struct chainpool_core *core,
 			    const struct chainpool_table *table,

@@ -1352,6 +1352,219 @@ static void cpt_test_fault_knob_bulk(void)
 	vfree(sink.blocks);
 }
 
+/*
+ * Interrupts are off for a bounded batch, not for a whole bulk
+ * allocation or release: the anchor pool, with and without
+ * chainpool_debug (a memset and a map update per block, a poisoned
+ * pool at release), while a churn thread allocates and frees single
+ * blocks of the same pool.  The test build counts the blocks handed out
+ * and released per hold of the pool lock, and times the holds.  A block
+ * handed to both the bulk allocation and the churn thread fails it:
+ * each owner tags its blocks and checks the tags.
+ */
+#define CPT_BATCH_TAG		0xb0b0b0b0b0b0b0b0ULL
+#define CPT_CHURN_TAG		0xc4c4c4c4c4c4c4c4ULL
+#define CPT_CHURN_HOLD		64U
+
+struct cpt_churn {
+	struct chainpool *pool;
+	struct completion started;
+	struct cp_block held[CPT_CHURN_HOLD];
+	unsigned int nr_held;
+	unsigned int ops;
+	unsigned int bad;
+	unsigned int fails;
+};
+
+struct cpt_batch_sink {
+	struct cp_sink sink;
+	unsigned int bad;
+};
+
+static void cpt_batch_store(void *ctx, u32 index, void *vaddr,
+			    dma_addr_t dma)
+{
+	struct cpt_batch_sink *bs = ctx;
+	u64 tag;
+
+	memcpy(&tag, vaddr, sizeof(tag));
+	/* A fresh pool: a block with the churn's tag is held by it. */
+	if (tag == (CPT_CHURN_TAG ^ dma))
+		bs->bad++;
+	tag = CPT_BATCH_TAG ^ dma;
+	memcpy(vaddr, &tag, sizeof(tag));
+	cp_sink_store(&bs->sink, index, vaddr, dma);
+}
+
+static void cpt_churn_free(struct cpt_churn *c, unsigned int i)
+{
+	struct cp_block b = c->held[i];
+	u64 tag;
+
+	memcpy(&tag, b.cpu, sizeof(tag));
+	if (tag != (CPT_CHURN_TAG ^ b.dma))
+		c->bad++;
+	/* Not ours any more: a later owner must not see our tag. */
+	memset(b.cpu, 0, sizeof(tag));
+	c->held[i] = c->held[--c->nr_held];
+	chainpool_free(c->pool, b.cpu, b.dma);
+}
+
+static int cpt_churn_thread(void *arg)
+{
+	struct cpt_churn *c = arg;
+	u32 rnd = 12345;
+
+	while (!kthread_should_stop()) {
+		rnd = rnd * 1664525U + 1013904223U;
+		if (c->nr_held < CPT_CHURN_HOLD && (rnd >> 24) % 3) {
+			struct cp_block *b = &c->held[c->nr_held];
+			u64 tag;
+
+			b->cpu = chainpool_alloc(c->pool, GFP_KERNEL, &b->dma);
+			if (!b->cpu) {
+				c->fails++;
+			} else {
+				memcpy(&tag, b->cpu, sizeof(tag));
+				if (tag == (CPT_BATCH_TAG ^ b->dma))
+					c->bad++;
+				tag = CPT_CHURN_TAG ^ b->dma;
+				memcpy(b->cpu, &tag, sizeof(tag));
+				c->nr_held++;
+			}
+		} else if (c->nr_held) {
+			cpt_churn_free(c, (rnd >> 8) % c->nr_held);
+		}
+		if (++c->ops == CPT_CHURN_HOLD)
+			complete(&c->started);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void cpt_batches_round(bool debug, struct cpt_batch_sink *bs)
+{
+	const u32 batch = CHAINPOOL_BATCH_BLOCKS;
+	struct chainpool_test_stats ts;
+	struct chainpool_stats st;
+	struct task_struct *task;
+	struct cpt_churn *c;
+	unsigned int i, ops;
+	int ret;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!CPT_CHECK(c))
+		return;
+	c->pool = cpt_create(CPT_CHAIN_SIZE, 16, 0, 0, debug, 0);
+	if (!CPT_CHECK(c->pool))
+		goto out;
+	init_completion(&c->started);
+	task = kthread_run(cpt_churn_thread, c, "cpt_churn");
+	if (!CPT_CHECK(!IS_ERR(task))) {
+		chainpool_destroy(c->pool);
+		goto out;
+	}
+	wait_for_completion(&c->started);
+	ops = c->ops;
+	bs->sink.calls = 0;
+	bs->sink.out_of_order = false;
+	bs->bad = 0;
+	ret = chainpool_alloc_bulk(c->pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
+				   cpt_batch_store, bs);
+	ops = c->ops - ops;
+	kthread_stop(task);
+	CPT_CHECK(ret == 0);
+	CPT_CHECK(bs->sink.calls == CPT_CHAIN_BLOCKS);
+	CPT_CHECK(!bs->sink.out_of_order);
+	CPT_CHECK(!bs->bad);
+	/* The bulk blocks still carry their tags: none went twice. */
+	for (i = 0; i < bs->sink.calls; i++)
+		if (!CPT_CHECK(*(u64 *)bs->sink.blocks[i].cpu ==
+			       (CPT_BATCH_TAG ^ bs->sink.blocks[i].dma)))
+			break;
+	while (c->nr_held)
+		cpt_churn_free(c, 0);
+	CPT_CHECK(!c->bad);
+	CPT_CHECK(!c->fails);
+	chainpool_get_stats(c->pool, &st);
+	CPT_CHECK(st.blocks_in_use == bs->sink.calls);
+	CPT_CHECK(chainpool_release_all(c->pool) == 0);
+	chainpool_get_test_stats(c->pool, &ts);
+	pr_info("# batches (debug %d): bulk %u blocks in %u holds of at most %u blocks, %llu us in all, longest %llu us; release in %u holds of at most %u blocks, %llu us in all, longest %llu us; churn ran %u ops meanwhile\n",
+		debug, bs->sink.calls, ts.bulk.holds, ts.bulk.max_blocks,
+		div_u64(ts.bulk.sum_ns, 1000), div_u64(ts.bulk.max_ns, 1000),
+		ts.release.holds, ts.release.max_blocks,
+		div_u64(ts.release.sum_ns, 1000),
+		div_u64(ts.release.max_ns, 1000), ops);
+	CPT_CHECK(ts.bulk.max_blocks <= batch);
+	CPT_CHECK(ts.bulk.holds >= DIV_ROUND_UP(CPT_CHAIN_BLOCKS, batch));
+	CPT_CHECK(ts.release.max_blocks <= batch);
+	chainpool_destroy(c->pool);
+out:
+	kfree(c);
+}
+
+static void cpt_test_bulk_batches(void)
+{
+	struct cpt_batch_sink bs;
+
+	if (!cpt_sink_alloc(&bs.sink, CPT_CHAIN_BLOCKS))
+		return;
+	cpt_batches_round(false, &bs);
+	cpt_batches_round(true, &bs);
+	vfree(bs.sink.blocks);
+}
+
+/*
+ * A pool growing one slab at a time on alloc, as the driver's PCIe SGL
+ * pool does, replaces its slab table at each growth: the old tables are
+ * kept back, within a bound, and freed after one grace period for many
+ * growths, not one each.  A fill frees them all.
+ */
+static void cpt_test_growth_grace_periods(void)
+{
+	const unsigned int growths = 64, per_slab = PAGE_SIZE / CPT_CHAIN_SIZE;
+	const unsigned int n = per_slab * (growths + 1);
+	struct chainpool_test_stats ts;
+	struct chainpool_stats st;
+	struct cp_block *blocks;
+	struct chainpool *pool;
+	unsigned int got, i, gp;
+
+	blocks = vmalloc(n * sizeof(*blocks));
+	if (!CPT_CHECK(blocks))
+		return;
+	pool = cpt_create(CPT_CHAIN_SIZE, 16, 0, PAGE_SIZE, false, 0);
+	if (!CPT_CHECK(pool))
+		goto out;
+	CPT_CHECK(chainpool_fill(pool, per_slab, GFP_KERNEL) == 0);
+	got = cpt_alloc_n(pool, blocks, n);
+	CPT_CHECK(got == n);
+	chainpool_get_stats(pool, &st);
+	chainpool_get_test_stats(pool, &ts);
+	gp = ts.grace_periods;
+	pr_info("# growth: %u single-slab growths, %u grace periods, %llu B of replaced tables held\n",
+		st.nr_slabs - 1, gp, ts.retired_bytes);
+	CPT_CHECK(st.nr_slabs == growths + 1);
+	CPT_CHECK(gp <= growths / 8);
+	CPT_CHECK(ts.retired_bytes <= max_t(u64, CHAINPOOL_RETIRE_BYTES,
+					    CHAINPOOL_RETIRE_RATIO *
+					    st.meta_bytes));
+	for (i = 0; i < got; i++)
+		if (!CPT_CHECK(chainpool_dma_to_virt(pool, blocks[i].dma) ==
+			       blocks[i].cpu))
+			break;
+	/* A fill frees every replaced table, after one grace period. */
+	CPT_CHECK(chainpool_fill(pool, n + 1, GFP_KERNEL) == 0);
+	chainpool_get_test_stats(pool, &ts);
+	CPT_CHECK(ts.retired_bytes == 0);
+	CPT_CHECK(ts.grace_periods == gp + 1);
+	cpt_free_n(pool, blocks, got);
+	chainpool_destroy(pool);
+out:
+	vfree(blocks);
+}
+
 /* A test of the suite, a fault knob test or a reliability case. */
 struct cpt_case {
 	const char *name;
@@ -1368,6 +1581,8 @@ static const struct cpt_case cpt_tests[] = {
 	{ "bulk_chain_pool_373959x128", cpt_test_bulk_chain_pool },
 	{ "bulk_fault", cpt_test_bulk_fault },
 	{ "bulk_debug_release", cpt_test_bulk_debug_release },
+	{ "bulk_batches", cpt_test_bulk_batches },
+	{ "growth_grace_periods", cpt_test_growth_grace_periods },
 	{ "shapes", cpt_test_shapes },
 	{ "lookup", cpt_test_lookup },
 	{ "lookup_growth", cpt_test_lookup_growth },

@@ -1014,6 +1014,182 @@ static void test_release_debug(void **state)
 	check_no_leak(&pool, &fd);
 }
 
+/*
+ * A bulk allocation in batches, as the kernel glue runs it with its lock
+ * dropped in between: the reserved blocks are left to it by single
+ * allocations, which grow the pool instead; single frees and allocations
+ * between the batches take nothing twice; every batch hands out at most
+ * chainpool_core_batch() blocks, in order.
+ */
+static void run_batches(bool debug)
+{
+	const u32 n = 5000, spare = 100, want = n - spare;
+	struct cp_block *bulk = alloc_array(want, sizeof(*bulk));
+	struct cp_block *single = alloc_array(2048, sizeof(*single));
+	struct cp_block *all = alloc_array(want + 2048, sizeof(*all));
+	struct cp_sink sink = { .blocks = bulk };
+	u32 batch, index = 0, batches = 0, nsingle = 0;
+	struct fake_dma fd;
+	struct upool pool;
+	void *cpu;
+	dma_addr_t dma;
+
+	start_case(&fd, GIB4 - (1ULL << 20), "batched bulk, debug %d", debug);
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, debug), 0);
+	CHECK_EQ(upool_fill(&pool, n), 0);
+	CHECK(pool.core.nr_blocks < n + 1024);	/* single[] holds the rest */
+	batch = chainpool_core_batch(&pool.core);
+	CHECK_EQ(batch, CHAINPOOL_BATCH_BLOCKS);
+	CHECK_EQ(chainpool_core_reserve(&pool.core, pool.core.nr_blocks + 1),
+		 -ENOMEM);
+	CHECK_EQ(chainpool_core_reserve(&pool.core, want), 0);
+	/* What is left beside the reservation, and then nothing. */
+	CHECK_EQ(chainpool_core_reserve(&pool.core,
+					pool.core.nr_blocks - want + 1),
+		 -ENOMEM);
+	while (pool.core.nr_blocks - pool.core.nr_in_use > want) {
+		CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &single[nsingle].cpu,
+					      &single[nsingle].dma), 0);
+		nsingle++;
+	}
+	CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &cpu, &dma), -ENOMEM);
+	while (index < want) {
+		u32 from = index;
+
+		CHECK_EQ(chainpool_core_alloc_reserved(&pool.core, &index,
+						       batch < want - index ?
+						       batch : want - index,
+						       0, cp_sink_store, &sink),
+			 0);
+		CHECK(index - from <= batch);
+		CHECK(index > from);
+		batches++;
+		/* Between batches: a free, an allocation, a growth. */
+		if (nsingle && batches % 2) {
+			nsingle--;
+			CHECK_EQ(chainpool_core_free(&pool.core,
+						     single[nsingle].cpu,
+						     single[nsingle].dma), 0);
+		} else {
+			CHECK_EQ(upool_alloc(&pool, 0, &single[nsingle].cpu,
+					     &single[nsingle].dma), 0);
+			nsingle++;
+		}
+		CHECK_EQ(pool.core.nr_reserved, want - index);
+	}
+	CHECK_EQ(sink.calls, want);
+	CHECK(!sink.out_of_order);
+	CHECK_EQ(batches, (want + batch - 1) / batch);
+	CHECK_EQ(pool.core.nr_reserved, 0);
+	CHECK_EQ(pool.core.nr_in_use, want + nsingle);
+	/* Nothing was handed out twice. */
+	memcpy(all, bulk, want * sizeof(*all));
+	memcpy(all + want, single, nsingle * sizeof(*all));
+	check_blocks(&pool, all, want + nsingle);
+	/* Unreserving more than is reserved leaves nothing reserved. */
+	CHECK_EQ(upool_fill(&pool, pool.core.nr_in_use + 1), 0);
+	CHECK_EQ(chainpool_core_reserve(&pool.core, 1), 0);
+	chainpool_core_unreserve(&pool.core, 5);
+	CHECK_EQ(pool.core.nr_reserved, 0);
+	CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
+	check_no_leak(&pool, &fd);
+	free(bulk);
+	free(single);
+	free(all);
+}
+
+/*
+ * A whole-pool release of a debug pool, step by step: each step goes over
+ * at most a batch of blocks; a released block is no longer found nor
+ * freeable, one not yet gone over still is; a freed block's link survives
+ * the steps before it, so an allocation between steps takes it cleanly.
+ * Without debug, no step has work.
+ */
+static void test_release_steps(void **state)
+{
+	const u32 n = 3000;
+	struct cp_block *blocks = alloc_array(n, sizeof(*blocks));
+	struct cp_sink sink = { .blocks = blocks };
+	struct chainpool_release rel;
+	struct fake_dma fd;
+	struct upool pool;
+	struct cp_block again;
+	u32 batch, steps = 0, i;
+	bool more;
+
+	(void)state;
+	start_case(&fd, 0x10000000, "release steps");
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
+	chainpool_core_release_begin(&rel);
+	CHECK(!chainpool_core_release_step(&pool.core, &rel));
+	CHECK_EQ(rel.stepped, 0);
+	CHECK_EQ(chainpool_core_release_end(&pool.core, &rel), 0);
+	CHECK_EQ(pool.core.nr_in_use, 0);
+	check_no_leak(&pool, &fd);
+
+	start_case(&fd, 0x10000000, "release steps, debug");
+	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, true), 0);
+	sink.calls = 0;
+	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
+	batch = chainpool_core_batch(&pool.core);
+	/* The last block, freed: on the free list through the release. */
+	free_n(&pool, &blocks[n - 1], 1);
+	chainpool_core_release_begin(&rel);
+	do {
+		more = chainpool_core_release_step(&pool.core, &rel);
+		steps++;
+		CHECK(rel.stepped <= batch);
+		if (steps == 1) {
+			/* Gone over: released.  Not yet: still in use. */
+			CHECK(!chainpool_core_dma_to_virt(&pool.core,
+							  blocks[0].dma));
+			CHECK_EQ(((u8 *)blocks[0].cpu)[64],
+				 CHAINPOOL_POISON_FREED);
+			CHECK_EQ(chainpool_core_free(&pool.core, blocks[0].cpu,
+						     blocks[0].dma), -EALREADY);
+			CHECK(chainpool_core_dma_to_virt(&pool.core,
+							 blocks[n - 2].dma) ==
+			      blocks[n - 2].cpu);
+			CHECK_EQ(((u8 *)blocks[n - 2].cpu)[64],
+				 CHAINPOOL_POISON_ALLOCATED);
+			/* The freed block comes back intact, and goes again. */
+			CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &again.cpu,
+						      &again.dma), 0);
+			CHECK(again.cpu == blocks[n - 1].cpu);
+			free_n(&pool, &again, 1);
+		}
+	} while (more);
+	/* Every block of every slab, a batch at a time. */
+	CHECK_EQ(steps, (u32)((pool.core.nr_blocks + batch - 1) / batch));
+	CHECK_EQ(rel.marked, n - 1);
+	CHECK_EQ(chainpool_core_release_end(&pool.core, &rel), 0);
+	for (i = 0; i < n - 1; i++)
+		CHECK_EQ(((u8 *)blocks[i].cpu)[127], CHAINPOOL_POISON_FREED);
+	CHECK_EQ(pool.core.nr_in_use, 0);
+	check_no_leak(&pool, &fd);
+	free(blocks);
+}
+
+static void test_bulk_batches(void **state)
+{
+	struct fake_dma fd;
+	struct upool pool;
+
+	(void)state;
+	run_batches(false);
+	run_batches(true);
+	/* Batches bounded in bytes too: large blocks, smaller batches. */
+	start_case(&fd, 0, "batch sizes");
+	CHECK_EQ(upool_init(&pool, &fd, 4096, 0, 0, 0, false), 0);
+	CHECK_EQ(chainpool_core_batch(&pool.core),
+		 CHAINPOOL_BATCH_BYTES / 4096);
+	CHECK_EQ(upool_init(&pool, &fd, 1 << 20, 0, 0, 0, false), 0);
+	CHECK_EQ(chainpool_core_batch(&pool.core), 1);
+	CHECK_EQ(upool_init(&pool, &fd, 16, 0, 0, 0, false), 0);
+	CHECK_EQ(chainpool_core_batch(&pool.core), CHAINPOOL_BATCH_BLOCKS);
+}
+
 static void test_zalloc(void **state)
 {
 	struct cp_block a, b;
@@ -1109,6 +1285,8 @@ int main(void)
 		cmocka_unit_test(test_bulk_partial),
 		cmocka_unit_test(test_bulk_fault),
 		cmocka_unit_test(test_release_debug),
+		cmocka_unit_test(test_bulk_batches),
+		cmocka_unit_test(test_release_steps),
 		cmocka_unit_test(test_table_publication),
 		cmocka_unit_test(test_staged_fill),
 		cmocka_unit_test(test_stats),
