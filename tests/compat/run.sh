@@ -5,7 +5,7 @@
 # runs) against one kernel.
 #
 #  1. a probe that must be true and one that must be false come out so;
-#  2. the real probe set reports HAVE_STRSCPY (present since v4.3) and
+#  2. the real probe set reports HAVE_SYSFS_EMIT (present since v5.10) and
 #     leaves the test probes out;
 #  3. a second run with the same kernel reuses the cached result;
 #  4. a KDIR that cannot build anything makes probe.mk fail loudly instead
@@ -58,7 +58,7 @@ fi
 out=$work/real
 if probe OUT="$out" > "$work/real.log" 2>&1; then
 	h=$out/compat_config.h
-	ktap_test_result "HAVE_STRSCPY reported present" grep -qx '#define HAVE_STRSCPY 1' "$h"
+	ktap_test_result "HAVE_SYSFS_EMIT reported present" grep -qx '#define HAVE_SYSFS_EMIT 1' "$h"
 	if grep -q 'COMPAT_TEST' "$h"; then
 		ktap_test_fail "test probes leaked into the real probe set"
 	else
