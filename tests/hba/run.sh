@@ -40,12 +40,14 @@
 # "@script args" per line), HBA_MCPU_PLAN (the mcpu round's), HBA_ROUNDS
 # (the rounds to run, e.g. "main"), HBA_GUEST_DIR (a folder of guest
 # scripts searched before tests/hba/guest/: another suite's), HBA_NAME
-# (the suite's name in the summary, default hbatest),
+# (the suite's name in the summary, default hbatest), HBA_APPEND (more
+# kernel command line),
 # HBA_TIMING_BOOTS (default 2), HBA_TIMEOUT (seconds per guest; 600,
 # 3600 for the full main round: dma_pool at 2048 on 6.1), HBA_DIR
 # (output, default build/hbatest), HBA_QEMU_ARGS (more QEMU options),
 # VMTEST_* knobs.  The modules come from build/modules/<series>/ (`make
-# matrix`), built there first if missing.  Logs:
+# matrix`), built there first if missing, with any mpt3sas_test_*.ko
+# beside them (test builds of another suite).  Logs:
 # build/hbatest/<round>/<series>-<setup>.log.
 
 set -eu
@@ -152,6 +154,10 @@ for series in $kernels; do
 	: "${KVER:?}" "${MODDIR:?}"	# from the env file
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
+	# test builds another suite puts beside it (hba-alloc's)
+	for ko in "$moddir/$series"/mpt3sas_test_*.ko; do
+		[ ! -f "$ko" ] || cp "$ko" "$mods/$series/"
+	done
 	ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends sd_mod | awk '/^insmod/ {p=$2} END {print p}')
 	[ -n "$ko" ] || die "$series: the kernel has no sd_mod module"
 	unpack "$ko" "$mods/$series/sd_mod.ko"
@@ -257,7 +263,7 @@ for round in $rounds; do
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
 		VMTEST_QEMU_ARGS=${args/@HBA_OPTS@/$(round_hba_opts "$round")} \
 		VMTEST_QMP=$qmpdir \
-		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall" VMTEST_PREFETCH=0 \
+		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
 	set -e
 	# a watcher whose guest never asked is still waiting
