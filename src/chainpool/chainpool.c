@@ -371,6 +371,26 @@ static void chainpool_debugfs_del(struct chainpool *pool)
 	mutex_unlock(&chainpool_debugfs_mutex);
 }
 
+/**
+ * chainpool_debugfs_exit() - remove the module's debugfs directory
+ *
+ * For the module's exit: a pool never destroyed keeps its file, which
+ * would run the unloaded module's code when opened, and the directory,
+ * which would keep every later load of the module from making its own.
+ */
+void chainpool_debugfs_exit(void)
+{
+	mutex_lock(&chainpool_debugfs_mutex);
+	if (chainpool_debugfs_users)
+		pr_err("chainpool: %u pools never destroyed, removing their debugfs files\n",
+		       chainpool_debugfs_users);
+	if (!IS_ERR_OR_NULL(chainpool_debugfs_root))
+		debugfs_remove_recursive(chainpool_debugfs_root);
+	chainpool_debugfs_root = NULL;
+	chainpool_debugfs_users = 0;
+	mutex_unlock(&chainpool_debugfs_mutex);
+}
+
 /*
  * A slab a growth has acquired but not yet added: growth collects its
  * slabs and adds them in one new table (chainpool_commit()), so a fill of

@@ -138,5 +138,6 @@ int chainpool_release_all(struct chainpool *pool);
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma);
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
 void chainpool_destroy(struct chainpool *pool);
+void chainpool_debugfs_exit(void);
 
 #endif /* CHAINPOOL_H */

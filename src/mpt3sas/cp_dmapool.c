@@ -6,15 +6,22 @@
  * The pool_allocator module parameter picks the allocator at load time,
  * chainpool by default, so that users can compare both on their own
  * hardware.  Each pool remembers which one it was created with.
+ *
+ * The pool_fail module parameter fails one of the driver's DMA pool
+ * creations, pool allocations or coherent allocations, chosen by pool
+ * (or calling function) and ordinal, to walk the driver's error paths.
  */
 
+#include <linux/atomic.h>
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "chainpool.h"
@@ -27,6 +34,7 @@
 #undef dma_pool_alloc
 #undef dma_pool_zalloc
 #undef dma_pool_free
+#undef dma_alloc_coherent
 
 enum cp_allocator {
 	CP_ALLOC_CHAINPOOL,
@@ -71,6 +79,219 @@ module_param_cb(pool_allocator, &pool_allocator_ops, NULL, 0444);
 MODULE_PARM_DESC(pool_allocator,
 		 "allocator behind the driver's DMA pools: chainpool (default) or dma_pool");
 
+/* Pools created and not yet destroyed, for the check at module exit. */
+static atomic_t cp_dmapool_live = ATOMIC_INIT(0);
+
+/*
+ * pool_fail=OP:NAME:N[+] fails the Nth call of OP on NAME since the
+ * parameter was written: OP is create (dma_pool_create()), alloc
+ * (dma_pool_alloc(), dma_pool_zalloc(), a bulk allocation or fill: one
+ * each) or coherent (dma_alloc_coherent(); NAME is the calling function).
+ * NAME is the driver's, with '_' for ' '.  A trailing '+' fails every
+ * later call of any OP and NAME as well: memory that runs out there.
+ * pool_fail=trace fails nothing and logs the points: every create and
+ * coherent allocation and the first allocation from each pool name.
+ * Debian's kernels lack CONFIG_FAULT_INJECTION, hence not fault_attr.
+ */
+enum cp_fault_op {
+	CP_FAULT_CREATE,
+	CP_FAULT_ALLOC,
+	CP_FAULT_COHERENT,
+	CP_FAULT_NR_OPS,
+};
+
+static const char * const cp_fault_op_names[] = {
+	[CP_FAULT_CREATE] = "create",
+	[CP_FAULT_ALLOC] = "alloc",
+	[CP_FAULT_COHERENT] = "coherent",
+};
+
+#define CP_FAULT_NAME_LEN	32
+#define CP_FAULT_NR_NAMES	24
+
+/**
+ * struct cp_fault - the pool_fail setting and its counters
+ * @armed: a setting is in force
+ * @trace: log the points, fail none
+ * @persist: the setting ends in '+'
+ * @tripped: the point of a '+' setting has failed: every call fails
+ * @op: the operation to fail
+ * @nth: its ordinal
+ * @name: the pool or function, '_' for ' '
+ * @spec: the setting as written, for reading back
+ * @nr_names: entries of @names in use
+ * @names: calls so far, per name and operation
+ */
+struct cp_fault {
+	bool armed;
+	bool trace;
+	bool persist;
+	bool tripped;
+	enum cp_fault_op op;
+	u32 nth;
+	char name[CP_FAULT_NAME_LEN];
+	char spec[CP_FAULT_NAME_LEN + 24];
+	unsigned int nr_names;
+	struct {
+		char name[CP_FAULT_NAME_LEN];
+		u32 calls[CP_FAULT_NR_OPS];
+	} names[CP_FAULT_NR_NAMES];
+};
+
+static DEFINE_SPINLOCK(cp_fault_lock);	/* pool allocations may be atomic */
+static struct cp_fault cp_fault;
+
+/* NAME as pool_fail spells it: at most 31 characters, '_' for ' '. */
+static void cp_fault_key(char *key, const char *name)
+{
+	char *c;
+
+	strscpy(key, name, CP_FAULT_NAME_LEN);
+	for (c = key; *c; c++)
+		if (*c == ' ')
+			*c = '_';
+}
+
+/* The setting alone: set apart from the counters, which it restarts. */
+struct cp_fault_spec {
+	bool armed;
+	bool trace;
+	bool persist;
+	enum cp_fault_op op;
+	u32 nth;
+	char name[CP_FAULT_NAME_LEN];
+};
+
+static int cp_fault_parse(char *s, struct cp_fault_spec *f)
+{
+	char *op, *name;
+	size_t len;
+	int i;
+
+	if (!*s || !strcmp(s, "off"))
+		return 0;
+	f->armed = true;
+	if (!strcmp(s, "trace")) {
+		f->trace = true;
+		return 0;
+	}
+	op = strsep(&s, ":");
+	name = strsep(&s, ":");
+	if (!s || !*name)
+		return -EINVAL;
+	for (i = 0; i < CP_FAULT_NR_OPS; i++)
+		if (!strcmp(op, cp_fault_op_names[i]))
+			break;
+	if (i == CP_FAULT_NR_OPS)
+		return -EINVAL;
+	f->op = i;
+	len = strlen(s);
+	if (len && s[len - 1] == '+') {
+		f->persist = true;
+		s[len - 1] = '\0';
+	}
+	if (kstrtou32(s, 10, &f->nth) || !f->nth)
+		return -EINVAL;
+	cp_fault_key(f->name, name);
+	return 0;
+}
+
+static int pool_fail_set(const char *val, const struct kernel_param *kp)
+{
+	struct cp_fault_spec f = { };
+	char buf[sizeof(cp_fault.spec)];
+	unsigned long flags;
+	size_t len;
+
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		goto bad;
+	len = strlen(buf);
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	spin_lock_irqsave(&cp_fault_lock, flags);
+	memset(&cp_fault, 0, sizeof(cp_fault));
+	strscpy(cp_fault.spec, buf, sizeof(cp_fault.spec));
+	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	if (cp_fault_parse(buf, &f))
+		goto bad;
+	spin_lock_irqsave(&cp_fault_lock, flags);
+	cp_fault.trace = f.trace;
+	cp_fault.persist = f.persist;
+	cp_fault.op = f.op;
+	cp_fault.nth = f.nth;
+	strscpy(cp_fault.name, f.name, sizeof(cp_fault.name));
+	cp_fault.armed = f.armed;
+	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	return 0;
+bad:
+	pr_err("mpt3sas: pool_fail=%s is not OP:NAME:N[+] (OP create, alloc or coherent), trace or off\n",
+	       val);
+	return -EINVAL;
+}
+
+static int pool_fail_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&cp_fault_lock, flags);
+	n = scnprintf(buf, PAGE_SIZE, "%s\n",
+		      cp_fault.armed ? cp_fault.spec : "off");
+	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	return n;
+}
+
+static const struct kernel_param_ops pool_fail_ops = {
+	.set = pool_fail_set,
+	.get = pool_fail_get,
+};
+
+/* Root only, like chainpool_fail_slab; writing it restarts the counts. */
+module_param_cb(pool_fail, &pool_fail_ops, NULL, 0600);
+MODULE_PARM_DESC(pool_fail,
+		 "fail a DMA allocation of the driver: OP:NAME:N[+] (OP create, alloc or coherent; '+': and all later ones), trace, or off (default)");
+
+/* Count a call of @op on @name; true if pool_fail says it fails. */
+static bool cp_fault_hit(enum cp_fault_op op, const char *name,
+			 struct device *dev)
+{
+	char key[CP_FAULT_NAME_LEN];
+	unsigned long flags;
+	bool fail = false, log;
+	unsigned int i;
+	u32 n = 0;
+
+	if (!READ_ONCE(cp_fault.armed))
+		return false;
+	cp_fault_key(key, name);
+	spin_lock_irqsave(&cp_fault_lock, flags);
+	for (i = 0; i < cp_fault.nr_names; i++)
+		if (!strcmp(cp_fault.names[i].name, key))
+			break;
+	if (i == cp_fault.nr_names && i < CP_FAULT_NR_NAMES) {
+		strscpy(cp_fault.names[i].name, key, CP_FAULT_NAME_LEN);
+		cp_fault.nr_names++;
+	}
+	if (i < cp_fault.nr_names)
+		n = ++cp_fault.names[i].calls[op];
+	if (cp_fault.tripped) {
+		fail = true;
+	} else if (!cp_fault.trace && op == cp_fault.op &&
+		   n == cp_fault.nth && !strcmp(key, cp_fault.name)) {
+		fail = true;
+		cp_fault.tripped = cp_fault.persist;
+	}
+	log = fail || (cp_fault.trace && (op != CP_FAULT_ALLOC || n == 1));
+	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	if (fail)
+		dev_warn(dev, "pool_fail: %s:%s:%u fails\n",
+			 cp_fault_op_names[op], key, n);
+	else if (log)
+		dev_info(dev, "pool_fail: point %s:%s:%u\n",
+			 cp_fault_op_names[op], key, n);
+	return fail;
+}
+
 /**
  * struct cp_dmapool - one driver pool and the allocator behind it
  * @cpool: the chainpool, or NULL
@@ -107,6 +328,8 @@ struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
 {
 	struct cp_dmapool *pool;
 
+	if (cp_fault_hit(CP_FAULT_CREATE, name, dev))
+		return NULL;
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
@@ -121,6 +344,7 @@ struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
 		kfree(pool);
 		return NULL;
 	}
+	atomic_inc(&cp_dmapool_live);
 	return pool;
 }
 
@@ -138,6 +362,7 @@ void cp_dmapool_destroy(struct cp_dmapool *pool)
 	dma_pool_destroy(pool->kpool);
 	chainpool_destroy(pool->cpool);
 	kfree(pool);
+	atomic_dec(&cp_dmapool_live);
 }
 
 /**
@@ -150,6 +375,8 @@ void cp_dmapool_destroy(struct cp_dmapool *pool)
  */
 void *cp_dmapool_alloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma)
 {
+	if (cp_fault_hit(CP_FAULT_ALLOC, pool->name, pool->dev))
+		return NULL;
 	if (pool->kpool)
 		return dma_pool_alloc(pool->kpool, gfp, dma);
 	return chainpool_alloc(pool->cpool, gfp, dma);
@@ -165,6 +392,8 @@ void *cp_dmapool_alloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma)
  */
 void *cp_dmapool_zalloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma)
 {
+	if (cp_fault_hit(CP_FAULT_ALLOC, pool->name, pool->dev))
+		return NULL;
 	if (pool->kpool)
 		return dma_pool_zalloc(pool->kpool, gfp, dma);
 	return chainpool_zalloc(pool->cpool, gfp, dma);
@@ -201,6 +430,8 @@ int cp_dmapool_fill(struct cp_dmapool *pool, unsigned int nr_blocks,
 {
 	if (pool->kpool)
 		return 0;
+	if (cp_fault_hit(CP_FAULT_ALLOC, pool->name, pool->dev))
+		return -ENOMEM;
 	return chainpool_fill(pool->cpool, nr_blocks, gfp);
 }
 
@@ -228,6 +459,8 @@ int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
 {
 	if (pool->kpool)
 		return -EOPNOTSUPP;
+	if (cp_fault_hit(CP_FAULT_ALLOC, pool->name, pool->dev))
+		return -ENOMEM;
 	pool->bulk = true;
 	return chainpool_alloc_bulk(pool->cpool, count, gfp, fn, ctx);
 }
@@ -348,4 +581,37 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 	dev_info(dev, "%s: %s: freed and destroyed in %llu us%s\n", name,
 		 allocator, (unsigned long long)us,
 		 released ? " (whole-pool release)" : "");
+}
+
+/**
+ * cp_dma_alloc_coherent - dma_alloc_coherent() for the driver
+ * @dev: the device
+ * @size: bytes wanted
+ * @dma: where to store the DMA address
+ * @gfp: allocation flags
+ * @caller: the calling function, pool_fail's NAME for it
+ *
+ * Return: the CPU address, or NULL.
+ */
+void *cp_dma_alloc_coherent(struct device *dev, size_t size,
+			    dma_addr_t *dma, gfp_t gfp, const char *caller)
+{
+	if (cp_fault_hit(CP_FAULT_COHERENT, caller, dev))
+		return NULL;
+	return dma_alloc_coherent(dev, size, dma, gfp);
+}
+
+/**
+ * cp_dmapool_exit - report pools never destroyed, at module exit
+ *
+ * Their memory is lost; chainpool's debugfs files of them go with the
+ * module, or opening one would run the unloaded module's code.
+ */
+void cp_dmapool_exit(void)
+{
+	int live = atomic_read(&cp_dmapool_live);
+
+	if (live)
+		pr_err("mpt3sas: %d DMA pools were never destroyed\n", live);
+	chainpool_debugfs_exit();
 }

@@ -13,6 +13,7 @@
 #define CP_DMAPOOL_H
 
 /* The real declarations first, so the renames below do not touch them. */
+#include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/types.h>
 
@@ -39,6 +40,9 @@ const char *cp_dmapool_allocator(const struct cp_dmapool *pool);
 void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 			    u64 start_ns);
 void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns);
+void *cp_dma_alloc_coherent(struct device *dev, size_t size,
+			    dma_addr_t *dma, gfp_t gfp, const char *caller);
+void cp_dmapool_exit(void);
 
 /* Renames, not wrappers: the driver's types and calls stay as upstream. */
 #define dma_pool		cp_dmapool
@@ -47,5 +51,8 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns);
 #define dma_pool_alloc		cp_dmapool_alloc
 #define dma_pool_zalloc		cp_dmapool_zalloc
 #define dma_pool_free		cp_dmapool_free
+/* The caller's name is the fault point's (pool_fail=coherent:...). */
+#define dma_alloc_coherent(dev, size, dma, gfp) \
+	cp_dma_alloc_coherent(dev, size, dma, gfp, __func__)
 
 #endif /* CP_DMAPOOL_H */

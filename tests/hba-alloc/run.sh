@@ -2,32 +2,132 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/hba-alloc/run.sh [--reduced]: mpt3sas.ko on the emulated SAS3008
-# (tests/hba/run.sh's machinery) while chainpool's slab allocations fail:
-# guest/hba-alloc.  --reduced (make check): the series tagged hba-alloc in
-# tests/kernels/series, plain, N = 256.  Full: KERNELS (default: every
-# series), plain, N = 256 and 2048, every
-# failure point of guest/hba-alloc's full list.  HBA_SETUPS=iommu runs it
+# (tests/hba/run.sh's machinery) while its DMA allocations fail:
+# guest/hba-alloc (chainpool's slab allocations) and guest/hba-faultwalk
+# (each DMA pool creation, pool allocation and coherent allocation of the
+# attach in turn, pool_fail=).  --reduced (make check): the series tagged
+# hba-alloc in tests/kernels/series, plain,
+# hba-alloc at N = 256 and the reduced walk with chainpool and dma_pool,
+# and with chainpool in RDPQ array mode.  Full: KERNELS (default: every
+# series), plain, hba-alloc at N = 256 and 2048, every failure point of
+# guest/hba-alloc's full list, and the full walk with both allocators,
+# each with RDPQ array mode off and on.  HBA_SETUPS=iommu runs it
 # behind the emulated IOMMU, where the free and slab page counts also
 # hold the IOMMU's IOVA caches: at N = 2048 with one-page slabs (40,428
 # mappings) they stay hundreds of pages off the starting point, past
 # the leak tolerance, while the same cases pass without it.  Output:
-# build/hba-alloc/ (HBA_DIR).
+# build/hba-alloc/ (HBA_DIR): alloc/ (guest/hba-alloc) and walk/ (the
+# walk, in a boot of its own with slub_debug).
+#
+# RDPQ array mode: the emulated HBA does not model it, so the walk's
+# "mpt3sas_test_rdpq" is a test build (never shipped) of the same tree
+# that takes the mode as if IOC Facts offered it, and so allocates the
+# reply_post_free_array pool and releases in RDPQ's layout, but hands the
+# HBA the contiguous reply queues at IOC Init, which are the same memory
+# while all queues fit in one RDPQ chunk (16; the guests have one CPU).
+# It is built from HBA_ALLOC_TREE (default build/tree) per kernel series,
+# whenever the plan runs guest/hba-faultwalk (whose initramfs carries it),
+# cached in build/hba-alloc-test-build/ by the tree's hash.  HBA_MODULES_DIR
+# (plants) gives mpt3sas.ko; else build/modules/ (tests/matrix.sh).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-
+LOG_TAG=hba-alloc
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
+
 if [ "${1:-}" = --reduced ]; then
-	KERNELS=${KERNELS:-$(kernel_series hba-alloc)}
-	: "${HBA_PLAN:=@hba-alloc 256 reduced}"
+	export KERNELS=${KERNELS:-$(kernel_series hba-alloc)}
+	: "${HBA_PLAN:=@hba-alloc 256 reduced
+@hba-faultwalk mpt3sas chainpool reduced
+@hba-faultwalk mpt3sas dma_pool reduced
+@hba-faultwalk mpt3sas_test_rdpq chainpool reduced}"
+	export HBA_TIMEOUT=${HBA_TIMEOUT:-900}
 else
+	export KERNELS=${KERNELS:-$(kernel_series)}
 	export HBA_SETUPS=${HBA_SETUPS:-plain}
 	: "${HBA_PLAN:=@hba-alloc 256 full
-@hba-alloc 2048 full}"
+@hba-alloc 2048 full
+@hba-faultwalk mpt3sas chainpool full
+@hba-faultwalk mpt3sas dma_pool full
+@hba-faultwalk mpt3sas_test_rdpq chainpool full
+@hba-faultwalk mpt3sas_test_rdpq dma_pool full}"
 fi
-KERNELS=${KERNELS:-$(kernel_series)} \
-HBA_DIR=${HBA_DIR:-$top/build/hba-alloc} HBA_NAME=hba-alloc \
-	HBA_GUEST_DIR=$here/guest HBA_ROUNDS=${HBA_ROUNDS:-main} HBA_PLAN=$HBA_PLAN \
-	exec "$top/tests/hba/run.sh" "$@"
+out=${HBA_DIR:-$BUILD_ROOT/hba-alloc}
+tree=${HBA_ALLOC_TREE:-$BUILD_ROOT/tree}
+mkdir -p "$out"
+
+# The test build's changes to mpt3sas_base.c, each line marked TEST BUILD.
+rdpq_sed='
+s/^\tfacts->IOCCapabilities = le32_to_cpu(mpi_reply.IOCCapabilities);$/&\n\tfacts->IOCCapabilities |= MPI2_IOCFACTS_CAPABILITY_RDPQ_ARRAY_CAPABLE; \/* TEST BUILD *\//
+s/^\t\tmpi_request.MsgFlags = MPI2_IOCINIT_MSGFLAG_RDPQ_ARRAY_MODE;$/\t\t\/* TEST BUILD: the emulated HBA takes the queues contiguous *\//
+s/^\t\t    cpu_to_le64((u64)ioc->reply_post_free_array_dma);$/\t\t    cpu_to_le64((u64)ioc->reply_post[0].reply_post_free_dma); \/* TEST BUILD *\//'
+
+# build_rdpq SERIES DEST: the RDPQ test build of $tree for SERIES, as DEST
+build_rdpq() {
+	local series=$1 dest=$2 work=$BUILD_ROOT/hba-alloc-test-build/$1 key ko
+	"$top/tests/kernels/fetch.sh" "$series" >/dev/null
+	# shellcheck disable=SC1090 # written by fetch.sh
+	. "$(series_env "$series")"
+	key=$( (cd "$tree" && find . -type f ! -path './compat/generated/*' | LC_ALL=C sort | xargs cat
+		echo "$rdpq_sed $KVER") | sha256sum | cut -c1-16)
+	if [ "$(cat "$work/key" 2>/dev/null)" != "$key" ] || [ ! -f "$work/mpt3sas.ko" ]; then
+		log "$series: building the RDPQ test build of ${tree#"$top"/}"
+		rm -rf "$work"
+		mkdir -p "$work"
+		cp -r "$tree" "$work/tree"
+		sed -i "$rdpq_sed" "$work/tree/mpt3sas/mpt3sas_base.c"
+		[ "$(grep -c 'TEST BUILD' "$work/tree/mpt3sas/mpt3sas_base.c")" = 3 ] ||
+			die "the RDPQ test build's changes do not apply to $tree"
+		ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
+			"$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
+		[ -f "$ko" ] || die "$series: the RDPQ test build failed ($work/build.log)"
+		cp "$ko" "$work/mpt3sas.ko"
+		echo "$key" > "$work/key"
+	fi
+	cp "$work/mpt3sas.ko" "$dest"
+}
+
+# the modules: mpt3sas.ko, and the test build where the plan walks
+moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules}
+mods=$out/test-modules
+rm -rf "$mods"
+missing=""
+for series in $KERNELS; do
+	[ -f "$moddir/$series/mpt3sas.ko" ] || missing="$missing $series"
+done
+[ -z "$missing" ] || [ -z "${HBA_MODULES_DIR:-}" ] ||
+	die "no mpt3sas.ko for$missing in $HBA_MODULES_DIR"
+if [ -n "$missing" ]; then
+	log "building the modules for$missing (tests/matrix.sh)"
+	KERNELS=${missing# } "$top/tests/matrix.sh" >"$out/matrix.log" 2>&1 ||
+		die "tests/matrix.sh failed (${out#"$top"/}/matrix.log)"
+fi
+for series in $KERNELS; do
+	mkdir -p "$mods/$series"
+	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
+	if grep -q '^@hba-faultwalk ' <<<"$HBA_PLAN"; then
+		build_rdpq "$series" "$mods/$series/mpt3sas_test_rdpq.ko"
+	fi
+done
+
+# Two boots: guest/hba-alloc's plan lines plainly, then the walk's with
+# slub_debug, so that a pool destroyed twice meets poisoned memory and
+# oopses, or SLUB reports the double free: a splat either way.  (Its
+# checks would slow hba-alloc's 373,959-chain attaches several times.)
+rc=0
+for part in alloc walk; do
+	if [ $part = alloc ]; then
+		plan=$(grep -v '^@hba-faultwalk ' <<<"$HBA_PLAN" || true)
+		append=${HBA_APPEND:-}
+	else
+		plan=$(grep '^@hba-faultwalk ' <<<"$HBA_PLAN" || true)
+		append="slub_debug=FZP${HBA_APPEND:+ $HBA_APPEND}"
+	fi
+	[ -n "$plan" ] || continue
+	HBA_DIR=$out/$part HBA_NAME=hba-alloc HBA_MODULES_DIR=$mods HBA_APPEND=$append \
+		HBA_GUEST_DIR=$here/guest HBA_ROUNDS=${HBA_ROUNDS:-main} HBA_PLAN=$plan \
+		"$top/tests/hba/run.sh" "$@" || rc=1
+done
+exit $rc

@@ -40,12 +40,14 @@
 # "@script args" per line), HBA_MCPU_PLAN (the mcpu round's), HBA_ROUNDS
 # (the rounds to run, e.g. "main"), HBA_GUEST_DIR (a folder of guest
 # scripts searched before tests/hba/guest/: another suite's), HBA_NAME
-# (the suite's name in the summary, default hbatest),
+# (the suite's name in the summary, default hbatest), HBA_APPEND (more
+# kernel command line),
 # HBA_TIMING_BOOTS (default 2), HBA_TIMEOUT (seconds per guest; 600,
 # 3600 for the full main round: dma_pool at 2048 on 6.1), HBA_DIR
 # (output, default build/hbatest), HBA_QEMU_ARGS (more QEMU options),
 # VMTEST_* knobs.  The modules come from build/modules/<series>/ (`make
-# matrix`), built there first if missing.  Logs:
+# matrix`), built there first if missing, with any mpt3sas_test_*.ko
+# beside them (test builds of another suite).  Logs:
 # build/hbatest/<round>/<series>-<setup>.log.
 
 set -eu
@@ -154,6 +156,10 @@ prepare_modules() {
 		: "${KVER:?}" "${MODDIR:?}"	# from the env file
 		mkdir -p "$mods/$series"
 		cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
+		# test builds another suite puts beside it (hba-alloc's)
+		for ko in "$moddir/$series"/mpt3sas_test_*.ko; do
+			[ ! -f "$ko" ] || cp "$ko" "$mods/$series/"
+		done
 		# sd_mod for the disk; loop, where the kernel has it as a
 		# module, for hba-pool-timing's loop device on it
 		for m in sd_mod loop; do
@@ -289,7 +295,7 @@ run_round() {
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
 		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$(round_hba_opts "$round")}$(round_qemu_args "$round")" \
 		VMTEST_QMP=$qmpdir \
-		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall$(round_append "$round")" VMTEST_PREFETCH=0 \
+		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall$(round_append "$round")${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
 	set -e
 	# a watcher whose guest never asked is still waiting
