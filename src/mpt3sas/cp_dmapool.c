@@ -444,9 +444,10 @@ int cp_dmapool_fill(struct cp_dmapool *pool, unsigned int nr_blocks,
  *	DMA address, under chainpool's spinlock: it must only store them
  * @ctx: passed to @fn
  *
- * chainpool hands all @count blocks out under one lock hold (see
- * chainpool_alloc_bulk()); the kernel's dma_pool has no such call, and
- * the caller then allocates block by block as upstream does.
+ * chainpool reserves all @count blocks at once and hands them out in
+ * bounded batches, one lock hold each (see chainpool_alloc_bulk()); the
+ * kernel's dma_pool has no such call, and the caller then allocates block
+ * by block as upstream does.
  *
  * Return: 0; -EOPNOTSUPP for a dma_pool; -ENOMEM when the blocks cannot
  * be had, in which case none was handed out.
