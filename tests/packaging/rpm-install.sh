@@ -119,7 +119,9 @@ ktap_test_result "modprobe --show-depends loads the in-tree driver" glob "$d" "i
 im=$(initrd_mpt3sas "$kver")
 echo "initramfs: $im"
 ktap_test_result "initramfs holds the in-tree mpt3sas only" \
-	grep -qxE "(usr/)?${intree_path#/} $intree_version" <<<"$im"
+	[ "$(sed 's|^usr/|/|; s|^\([^/]\)|/\1|' <<<"$im")" = "$intree_path $intree_version" ]
+ktap_test_result "initramfs's modules.dep resolves mpt3sas to the in-tree driver" \
+	dep_is "$kver" kernel/drivers/scsi/mpt3sas "$(initrd_dep "$kver")"
 left=$(rpm_leftovers)
 [ -z "$left" ] || echo "left: $left"
 ktap_test_result "nothing left in /usr/src, /var/lib/dkms, /lib/modules/*/extra|updates|weak-updates, /etc" [ -z "$left" ]
