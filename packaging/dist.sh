@@ -55,7 +55,8 @@ find "$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 # Nor editors' and linters' dot files (.gitignore, checkpatch caches).
 find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
-cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/COPYING" "$dir/"
+cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/dkms-post-install.sh" \
+	"$top/COPYING" "$dir/"
 
 sed -e "s/@PACKAGE_VERSION@/$version/g" \
 	-e "s/@KERNEL_MIN@/$kmin/g" \

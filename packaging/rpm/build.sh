@@ -5,6 +5,8 @@
 # tarball, with rpmbuild (on Debian: apt-get install rpm).
 #
 #   build.sh PKG_DIR      (CP_RELEASE, DKMS_KERNEL_MIN/MAX as for dist.sh)
+#
+# RPM_SPEC=FILE builds from another spec (the tests' planted faults).
 
 set -eu
 
@@ -23,7 +25,7 @@ cp "$tarball" "$topdir/SOURCES/"
 cp "$top/packaging/modprobe.d/mpt3sas-chainpool.conf" "$topdir/SOURCES/mpt3sas-chainpool.modprobe.conf"
 cp "$top/packaging/depmod.d/mpt3sas-chainpool.rpm.conf" "$topdir/SOURCES/mpt3sas-chainpool.depmod.conf"
 spec=$topdir/SPECS/$name-dkms.spec
-cp "$top/packaging/rpm/$name-dkms.spec" "$spec"
+cp "${RPM_SPEC:-$top/packaging/rpm/$name-dkms.spec}" "$spec"
 
 # --nodeps: the build needs nothing, but Debian's rpm database knows no
 # package at all.  A gzip payload: every rpm of the RHEL 8 to 10 family

@@ -9,7 +9,13 @@
 # A small /vmtest-init, appended as a second cpio archive and started with
 # rdinit=, stands in for initramfs-tools' /init, which would wait for a root
 # disk QEMU does not have; everything else is the package's initramfs as
-# the machine would boot it.
+# the machine would boot it.  It uses shell builtins, mount, modprobe and
+# sleep only: dracut's initramfs has no busybox.
+#
+#   initrd-boot.sh              the .deb's, on Debian 12's 6.1
+#   initrd-boot.sh --rpm EL     the RPM's dracut image on RHEL kernel EL
+#                               (el8.10, el9.4), kept by rpm-install.sh in
+#                               build/pkg/rpm-vm/EL/
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -19,9 +25,20 @@ set -eu
 . "$top/tests/vm/lib.sh"
 
 vm=$top/build/pkg/vm
-[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh first"
+dest=updates/dkms
+suite="initrd-boot"
+if [ "${1:-}" = --rpm ]; then
+	vm=$top/build/pkg/rpm-vm/${2:?initrd-boot.sh --rpm EL}
+	dest=extra
+	suite=initrd-boot-$2
+fi
+[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh (rpm-install.sh) first"
 kver=$(cat "$vm/kver")
-work=$top/build/pkg/test/initrd-boot
+vmlinuz=$vm/vmlinuz-$kver
+initrd=$vm/initrd.img-$kver
+[ -f "$vmlinuz" ] || vmlinuz=$vm/vmlinuz
+[ -f "$initrd" ] || initrd=$vm/initrd
+work=$top/build/pkg/test/$suite
 rm -rf "$work"
 mkdir -p "$work/overlay"
 want="$base-$(cat "$top/src/VERSION")"
@@ -34,10 +51,15 @@ mkdir -p /proc /sys /dev
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+mkdir -p /tmp
 echo "INITRD: BEGIN"
-echo "INITRD: resolves: $(modprobe --show-depends mpt3sas | tail -n 1)"
+modprobe --show-depends mpt3sas >/tmp/deps
+last=
+while read -r line; do last=$line; done </tmp/deps
+echo "INITRD: resolves: $last"
 if modprobe mpt3sas max_sgl_entries=256; then
-	echo "INITRD: loaded version $(cat /sys/module/mpt3sas/version)"
+	read -r v </sys/module/mpt3sas/version
+	echo "INITRD: loaded version $v"
 else
 	echo "INITRD: modprobe mpt3sas failed"
 fi
@@ -50,20 +72,20 @@ EOF
 chmod +x "$work/overlay/vmtest-init"
 (cd "$work/overlay" && echo vmtest-init | cpio -o -H newc --quiet | gzip -9) >"$work/overlay.cpio.gz"
 # The kernel unpacks concatenated archives in order.
-cat "$vm/initrd.img-$kver" "$work/overlay.cpio.gz" >"$work/initrd"
+cat "$initrd" "$work/overlay.cpio.gz" >"$work/initrd"
 
 log=$work/serial.log
 timeout --kill-after=10 240 qemu-system-x86_64 -accel tcg -machine q35 -m 1G -smp 1 \
 	-nodefaults -no-user-config -display none -no-reboot -serial "file:$log" \
-	-monitor none -kernel "$vm/vmlinuz-$kver" -initrd "$work/initrd" \
+	-monitor none -kernel "$vmlinuz" -initrd "$work/initrd" \
 	-append "console=ttyS0 panic=-1 no_timer_check rdinit=/vmtest-init" \
 	</dev/null >"$work/qemu.out" 2>&1 || true
 tr -d '\r' <"$log" | grep -E '^INITRD:|mpt3sas' || true
 
 ktap_test_result "the guest ran the package's initramfs to the end" grep -q '^INITRD: END' "$log"
-ktap_test_result "mpt3sas resolves to the DKMS build under updates/dkms/" \
-	grep -qE '^INITRD: resolves: insmod /lib/modules/[^ ]*/updates/dkms/mpt3sas\.ko' "$log"
+ktap_test_result "mpt3sas resolves to the DKMS build under $dest/" \
+	grep -qE "^INITRD: resolves: insmod /lib/modules/[^ ]*/$dest/mpt3sas\.ko" "$log"
 ktap_test_result "the mpt3sas that loads is ours ($want)" grep -q "^INITRD: loaded version $want" "$log"
 ktap_test_result "no splat in the kernel log" not grep -qE "$SPLAT_RE" "$log"
 
-finish initrd-boot
+finish "$suite"

@@ -8,11 +8,34 @@
 # "interrupted").  Then: no process of the run is left, no mount of it is
 # left, the host is as it was (tests/host-state.sh), and the next run in
 # the throwaway root starts clean (root-clean.sh).
+#
+#   interrupted.sh            deb-install.sh, killed while dkms builds
+#   interrupted.sh --rpm EL   rpm-install.sh in the RPM root as EL, killed
+#                             in our %posttrans, while dracut rebuilds the
+#                             initramfs (dkms has installed ours)
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$top/build/pkg/test/interrupted
 run=$top/build/pkgroot/run/deb-install
+root=()
+clean_args=()
+test=deb-install
+# at_point: the moment to kill, reached
+at_point() { [ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ]; }
+if [ "${1:-}" = --rpm ]; then
+	export EL=${2:?interrupted.sh --rpm EL}
+	work=$top/build/pkg/test/interrupted-$EL
+	run=$top/build/pkgroot-rpm/run/rpm-install-$EL
+	root=(--rpm)
+	clean_args=(--rpm)
+	test=rpm-install
+	# ours installed for a kernel (%post is done), dracut at work
+	at_point() {
+		compgen -G "$run/upper/var/lib/dkms/mpt3sas-chainpool/kernel-*" >/dev/null &&
+			compgen -G "$run/upper/var/tmp/dracut.*" >/dev/null
+	}
+fi
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 ktap_print_header
@@ -22,27 +45,31 @@ mkdir -p "$work"
 "$top/tests/host-state.sh" save "$work/host-before" || exit 2
 
 # Its own session, so that one kill reaches every process of it.
-setsid "$top/tests/packaging/root.sh" "$top/tests/packaging/deb-install.sh" \
+setsid "$top/tests/packaging/root.sh" "${root[@]}" "$top/tests/packaging/$test.sh" \
 	>"$work/killed-run.log" 2>&1 </dev/null &
 sid=$!
-ktap_print_msg "deb-install started in a throwaway root (session $sid)"
+ktap_print_msg "$test started in a throwaway root (session $sid)"
 # The root may have to be made first: allow for that.
 waited=0
 while [ $waited -lt 1200 ]; do
-	[ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ] && break
+	at_point && break
 	kill -0 "$sid" 2>/dev/null || break
 	sleep 1
 	waited=$((waited + 1))
 done
-if [ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ] && kill -0 "$sid" 2>/dev/null; then
-	sleep 2	# into the dkms build
-	ktap_print_msg "dkms is at work after ${waited}s; dpkg status of ours in the root:" \
-		"$(grep -A1 '^Package: mpt3sas-chainpool-dkms$' "$run/upper/var/lib/dpkg/status" 2>/dev/null | sed -n 's/^Status: //p')"
+if at_point && kill -0 "$sid" 2>/dev/null; then
+	if [ "$test" = deb-install ]; then
+		sleep 2	# into the dkms build
+		ktap_print_msg "dkms is at work after ${waited}s; dpkg status of ours in the root:" \
+			"$(grep -A1 '^Package: mpt3sas-chainpool-dkms$' "$run/upper/var/lib/dpkg/status" 2>/dev/null | sed -n 's/^Status: //p')"
+	else
+		ktap_print_msg "dracut is at work in %posttrans after ${waited}s"
+	fi
 	kill -KILL -- -"$sid"
 	wait "$sid" 2>/dev/null
-	ktap_test_pass "deb-install killed (SIGKILL to its session) while dkms was building"
+	ktap_test_pass "$test killed (SIGKILL to its session) in the middle"
 else
-	ktap_test_fail "deb-install never reached dkms (or ended first): $(tail -n 5 "$work/killed-run.log" | tr '\n' ' ')"
+	ktap_test_fail "$test never got there (or ended first): $(tail -n 5 "$work/killed-run.log" | tr '\n' ' ')"
 fi
 
 # Processes of the run: in its session, or chrooted into its root (dpkg's
@@ -53,7 +80,7 @@ run_procs() {
 	pgrep -s "$sid"
 	for p in /proc/[0-9]*; do
 		r=$(readlink "$p/root" 2>/dev/null) || continue
-		case $r in "$top"/build/pkgroot/*) echo "${p#/proc/}" ;; esac
+		case $r in "$top"/build/pkgroot/* | "$top"/build/pkgroot-rpm/*) echo "${p#/proc/}" ;; esac
 	done
 }
 for _ in $(seq 20); do
@@ -68,8 +95,8 @@ ktap_test_result "the host is as it was" \
 	"$top/tests/host-state.sh" compare "$work/host-before"
 
 # root-clean.sh's own results, as a KTAP subtest
-if PKGROOT_RUN=deb-install "$top/tests/packaging/root.sh" \
-	"$top/tests/packaging/root-clean.sh" > "$work/root-clean.log" 2>&1; then
+if PKGROOT_RUN=$test${EL:+-$EL} "$top/tests/packaging/root.sh" "${root[@]}" \
+	"$top/tests/packaging/root-clean.sh" "${clean_args[@]}" > "$work/root-clean.log" 2>&1; then
 	sed 's/^/    /' "$work/root-clean.log"
 	ktap_test_pass "the next run starts clean"
 else

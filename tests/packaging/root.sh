@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/root.sh SCRIPT [ARGS...]: run a packaging test inside a
-# throwaway Debian 12 root, never on this machine.  PKGROOT_RUN=NAME names
-# the run (default: the script's name).
+# tests/packaging/root.sh [--rpm] SCRIPT [ARGS...]: run a packaging test
+# inside a throwaway Debian 12 root, never on this machine.  PKGROOT_RUN=NAME
+# names the run (default: the script's name).
+#
+# --rpm: the RPM root instead (build/pkgroot-rpm/): a Debian 12 userland with
+# rpm, dnf, createrepo_c, dracut and kernel-install in place of dpkg's kernel
+# and DKMS tools; tests/packaging/rpm-root.sh makes it look like RHEL
+# inside.  EL (el8.10, el9.4) and PLANT pass through to SCRIPT.
 #
 # The root is made once by mmdebstrap from Debian's archive (the host's own
 # apt sources name the mirror) with the packages below, and kept unpacked
@@ -26,7 +31,12 @@ LOG_TAG=pkgroot
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 
-[ $# -ge 1 ] || die "usage: $0 SCRIPT [ARGS...]"
+flavour=deb
+if [ "${1:-}" = --rpm ]; then
+	flavour=rpm
+	shift
+fi
+[ $# -ge 1 ] || die "usage: $0 [--rpm] SCRIPT [ARGS...]"
 script=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 case $script in
@@ -46,6 +56,23 @@ packages=(dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
 	zstd xz-utils cpio busybox linux-image-amd64 linux-headers-amd64
 	ca-certificates openssl dctrl-tools)
 pkgroot=$top/build/pkgroot
+# The RPM root: what RHEL's dkms, kernel-core and dracut run on (Debian's
+# builds of them); no Debian kernel, no dkms (an RPM of it comes from the
+# local repository), dpkg-dev to unpack dkms's Debian source.
+if [ "$flavour" = rpm ]; then
+	packages=(rpm dnf createrepo-c dracut dracut-core systemd kmod gcc make
+		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
+		ca-certificates diffutils patch bc)
+	pkgroot=$top/build/pkgroot-rpm
+	# The kernel bundles (shared/kernels beside the checkout, or
+	# KERNEL_BUNDLES), read-only at /kbundles inside.
+	bundles=${KERNEL_BUNDLES:-}
+	for d in "$top/../shared/kernels" "$top/../../shared/kernels"; do
+		[ -n "$bundles" ] || [ ! -f "$d/MANIFEST" ] || bundles=$(cd "$d" && pwd)
+	done
+	[ -f "${bundles:-/nonexistent}/MANIFEST" ] ||
+		die "no kernel bundles (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
+fi
 key=$(printf '%s\n' "$suite" "${packages[@]}" "$(mmdebstrap --version)" | sha256sum | cut -c1-16)
 image=$pkgroot/image-$key
 
@@ -56,7 +83,7 @@ flock 8
 if [ ! -f "$image/.complete" ]; then
 	host_mirrors
 	rm -rf --one-file-system "$pkgroot"/image-* "$image.new"
-	log "making the Debian 12 root (once per package list): ${packages[*]}"
+	log "making the $flavour root (once per package list): ${packages[*]}"
 	# kernel hooks build the 6.1 initramfs inside; no recommends, as CI
 	mmdebstrap --mode=root --variant=apt --format=directory \
 		--include="$(IFS=,; echo "${packages[*]}")" \
@@ -73,7 +100,7 @@ if [ ! -f "$image/.complete" ]; then
 fi
 flock -s 8
 
-name=${PKGROOT_RUN:-$(basename "$script" .sh)}
+name=${PKGROOT_RUN:-$(basename "$script" .sh)${EL:+-$EL}}
 run=$pkgroot/run/$name
 # One run of a script at a time; a killed one left only files behind.
 exec 9>"$pkgroot/.lock-$name"
@@ -84,7 +111,7 @@ mkdir -p "$run/upper" "$run/work" "$run/merged"
 log "running $(basename "$script") in a throwaway root ($run)"
 # shellcheck disable=SC2016 # expanded by the inner shell
 exec unshare --mount --propagation private --pid --fork --kill-child -- \
-	env IMAGE="$image" RUN="$run" TOP="$top" bash -euc '
+	env IMAGE="$image" RUN="$run" TOP="$top" BUNDLES="${bundles:-}" bash -euc '
 	m=$RUN/merged
 	mount -t overlay overlay \
 		-o "lowerdir=$IMAGE,upperdir=$RUN/upper,workdir=$RUN/work" "$m"
@@ -95,8 +122,12 @@ exec unshare --mount --propagation private --pid --fork --kill-child -- \
 	mount -t tmpfs tmpfs "$m/run"
 	mkdir -p "$m$TOP"
 	mount --bind "$TOP" "$m$TOP"
+	if [ -n "$BUNDLES" ]; then
+		mkdir -p "$m/kbundles"
+		mount --bind -o ro "$BUNDLES" "$m/kbundles"
+	fi
 	cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null || :
 	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${KVER:+KVER=$KVER} \
-		${KVER2:+KVER2=$KVER2} "$@"
+		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} ${PLANT:+PLANT=$PLANT} "$@"
 ' pkgroot "$script" "$@"

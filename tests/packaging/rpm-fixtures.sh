@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/packaging/rpm-fixtures.sh OUTDIR: inside the RPM root (root.sh
+# --rpm), make the RPMs that stand in for RHEL's and EPEL's, and a dnf
+# repository of them (createrepo_c) in OUTDIR:
+#
+#   dkms           noarch, built from Debian's dkms source with its Makefile's
+#                  install-redhat target (the same upstream dkms EPEL ships)
+#   kernel-core    per bundle (/kbundles/el*.tar.xz): vmlinuz, System.map,
+#                  config and every module (mpt3sas.ko.xz among them) under
+#                  /lib/modules/<release>, modules.* as %ghost; %post runs
+#                  depmod, %posttrans and %preun run kernel-install as
+#                  RHEL's kernel-core does
+#   kernel-devel   per bundle: /usr/src/kernels/<release>
+#   el-base        no files: Provides what the Debian userland already has
+#                  (gcc, make, kmod, dracut, elfutils-libelf-devel, ...)
+#
+# They are test fixtures, not RHEL's packages: the same names, versions and
+# file layout, Debian-built binaries, and no dependencies beyond those.
+
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+LOG_TAG=rpm-fixtures
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+
+out=$1
+[ "${PKGROOT:-}" = 1 ] || die "run inside the RPM root: tests/packaging/root.sh --rpm"
+# dkms: the newest in Debian 13's source (3.2: EPEL 8 and 9 follow
+# upstream's 3.x releases); DKMS_SUITE=bookworm gives 3.0.10.
+dkms_suite=${DKMS_SUITE:-trixie}
+work=$out.work
+rm -rf "$work" "$out"
+mkdir -p "$work" "$out"
+
+# mkrpm NAME VERSION RELEASE ARCH STAGE FILELIST [PREAMBLE [SCRIPTLETS]]:
+# an RPM of the files under STAGE named in FILELIST (%files lines).
+mkrpm() {
+	local name=$1 ver=$2 rel=$3 arch=$4 stage=$5 files=$6 pre=${7:-} scripts=${8:-}
+	local td=$work/rpmbuild-$name-$ver spec
+	rm -rf "$td"
+	mkdir -p "$td/SPECS"
+	spec=$td/SPECS/$name.spec
+	cat >"$spec" <<EOF
+Name: $name
+Version: $ver
+Release: $rel
+Summary: test fixture standing in for the RHEL package $name
+License: GPL-2.0-only
+AutoReqProv: no
+$pre
+%description
+A test fixture of mpt3sas-chainpool's RPM tests: $name as RHEL lays it out.
+%install
+mkdir -p %{buildroot}
+cp -a $stage/. %{buildroot}/
+%files
+$(cat "$files")
+$scripts
+EOF
+	local target=()
+	[ "$arch" = noarch ] || target=(--target "$arch")
+	rpmbuild -bb --nodeps "${target[@]}" --define "_topdir $td" \
+		--define "__spec_install_post %{nil}" --define "debug_package %{nil}" \
+		--define "_build_id_links none" --define "_binary_payload w1.gzdio" \
+		"$spec" >"$td/build.log" 2>&1 || {
+		tail -n 20 "$td/build.log" >&2
+		die "rpmbuild $name failed"
+	}
+	find "$td/RPMS" -name '*.rpm' -exec mv {} "$out/" \;
+}
+
+# --- dkms from Debian's source, install-redhat
+log "dkms: Debian's source from $dkms_suite"
+kapt_init "$work/apt" "$dkms_suite"
+sed 's/^deb /deb-src /' "$work/apt/sources.list" >"$work/apt/sources.list.src"
+mv "$work/apt/sources.list.src" "$work/apt/sources.list"
+kapt apt-get update >&2 || die "apt-get update ($dkms_suite sources) failed"
+# The upstream tarball is what counts (install-redhat is upstream's); the
+# archive may not serve the .dsc, so the orig tarball is unpacked by hand.
+(cd "$work" && kapt apt-get source --download-only dkms >&2) || :
+orig=$(find "$work" -maxdepth 1 -name 'dkms_*.orig.tar.*' | head -n 1)
+[ -n "$orig" ] || die "apt-get source dkms fetched no upstream tarball"
+dver=${orig##*/dkms_}
+dver=${dver%.orig.tar.*}
+mkdir -p "$work/dkms-src"
+tar -xf "$orig" -C "$work/dkms-src" --strip-components=1
+mkdir -p "$work/stage-dkms"
+make -C "$work/dkms-src" install-redhat DESTDIR="$work/stage-dkms" >&2 ||
+	die "make install-redhat failed"
+{
+	(cd "$work/stage-dkms" && find . ! -type d | sed 's|^\.||' | sort)
+	echo "%dir /var/lib/dkms"
+	echo "%dir /etc/dkms/framework.conf.d"
+	echo "%dir /usr/lib/dkms"
+} >"$work/files-dkms"
+log "dkms $dver: $(wc -l <"$work/files-dkms") files"
+mkrpm dkms "$dver" 1.fixture noarch "$work/stage-dkms" "$work/files-dkms" \
+	"BuildArch: noarch
+Requires: gcc make kmod elfutils-libelf-devel
+Recommends: kernel-devel"
+
+# --- kernels
+for b in /kbundles/el*.tar.xz; do
+	el=$(basename "$b" .tar.xz)
+	st=$work/stage-$el
+	mkdir -p "$st"
+	tar -xJf "$b" -C "$st"
+	kver=$(basename "$st"/lib/modules/*)
+	log "$el: $kver"
+	v=${kver%%-*}
+	r=${kver#*-}
+	r=${r%.x86_64}
+	m=/lib/modules/$kver
+	# RHEL keeps the image under /lib/modules; kernel-install puts it in /boot
+	cp "$st/boot/vmlinuz-$kver" "$st$m/vmlinuz"
+	cp "$st/boot/System.map-$kver" "$st$m/System.map"
+	cp "$st/boot/config-$kver" "$st$m/config"
+	# RHEL's link is absolute: /lib is /usr/lib, ../../../ would miss
+	ln -sfn "/usr/src/kernels/$kver" "$st$m/build"
+	rm -rf "${st:?}/boot"
+	{
+		echo "%dir $m"
+		echo "$m/build"
+		echo "$m/vmlinuz"
+		echo "$m/System.map"
+		echo "$m/config"
+		echo "$m/kernel"
+		# depmod's inputs are files of the package, its outputs %ghost
+		for f in modules.order modules.builtin modules.builtin.modinfo; do
+			[ ! -f "$st$m/$f" ] || echo "$m/$f"
+		done
+		(cd "$st$m" && find . -maxdepth 1 -name 'modules.*' ! -name modules.order \
+			! -name modules.builtin ! -name modules.builtin.modinfo -printf "%%ghost $m/%f\n")
+		for f in vmlinuz System.map config initramfs; do
+			case $f in
+			initramfs) echo "%ghost %attr(0600, root, root) /boot/initramfs-$kver.img" ;;
+			*) echo "%ghost /boot/$f-$kver" ;;
+			esac
+		done
+	} >"$work/files-core-$el"
+	mkdir -p "$st/boot"
+	for f in vmlinuz System.map config; do : >"$st/boot/$f-$kver"; done
+	: >"$st/boot/initramfs-$kver.img"
+	mkdir -p "$work/stage-devel-$el/usr/src/kernels"
+	mv "$st/usr/src/kernels/$kver" "$work/stage-devel-$el/usr/src/kernels/"
+	echo "/usr/src/kernels/$kver" >"$work/files-devel-$el"
+	# As RHEL's kernel-core: depmod in %post, kernel-install (its
+	# plugins: dkms's, then dracut's) in %posttrans and %preun.
+	mkrpm kernel-core "$v" "$r" x86_64 "$st" "$work/files-core-$el" \
+		"Provides: kernel = $v-$r, kernel-modules = $v-$r, kernel-uname-r = $kver
+Provides: installonlypkg(kernel)
+Requires: el-base" "%post
+depmod -a $kver
+%posttrans
+kernel-install add $kver $m/vmlinuz || exit \$?
+%preun
+kernel-install remove $kver || :"
+	mkrpm kernel-devel "$v" "$r" x86_64 "$work/stage-devel-$el" "$work/files-devel-$el" \
+		"Provides: kernel-devel-uname-r = $kver
+Provides: installonlypkg(kernel-module)
+Requires: el-base"
+	rm -rf "$st" "$work/stage-devel-$el"
+done
+
+# --- what the Debian userland provides
+mkdir -p "$work/stage-base"
+: >"$work/files-base"
+mkrpm el-base 1 1.fixture noarch "$work/stage-base" "$work/files-base" \
+	"BuildArch: noarch
+Provides: gcc make kmod elfutils-libelf-devel dracut systemd-udev
+Provides: coreutils cpio diffutils file findutils gawk grep gzip patch sed tar which xz openssl mokutil
+Provides: /bin/sh /usr/bin/sh /bin/bash"
+
+createrepo_c "$out" >&2 || die "createrepo_c failed"
+rm -rf "$work"
+log "repository: $(find "$out" -name '*.rpm' -printf '%f ')"

@@ -1,0 +1,188 @@
+# shellcheck shell=bash disable=SC2034 # variables for the tests
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Shared by the RPM tests (sourced), which run inside the RPM root
+# (tests/packaging/root.sh --rpm): a Debian 12 userland made to look like
+# RHEL 8.10 or 9.4 (EL=el8.10|el9.4): its /etc/os-release, rpm's database
+# in /var/lib/rpm, dracut writing /boot/initramfs-<release>.img, and
+# kernel-install plugins that copy the kernel to /boot and run dracut as
+# RHEL's grubby and dracut packages do.  dnf installs from a local
+# repository (tests/packaging/rpm-fixtures.sh) holding dkms, the bundle
+# kernels' kernel-core and kernel-devel, and el-base.  A test removes
+# nothing at its end: its root is thrown away (pkg-rpm-remove tests dnf
+# remove).
+
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+el=${EL:-el8.10}
+# el_kver EL: the kernel release of bundle EL, from the bundles' MANIFEST.
+el_kver() { sed -n "s/^| $1 | \([^ ]*\) |.*/\1/p" /kbundles/MANIFEST; }
+# the other bundle: the kernel installed afterwards
+case $el in
+el8.10) el2=el9.4 ;;
+el9.4) el2=el8.10 ;;
+*) ktap_exit_fail_msg "EL=$el: el8.10 or el9.4" ;;
+esac
+kver=$(el_kver "$el")
+kver2=$(el_kver "$el2")
+{ [ -n "$kver" ] && [ -n "$kver2" ]; } ||
+	ktap_exit_fail_msg "no $el/$el2 in /kbundles/MANIFEST"
+initramfs() { echo "/boot/initramfs-$1.img"; }
+DNF=(dnf -y --disablerepo='*' --enablerepo=fixtures)
+
+# rhelify: what makes the Debian root take RHEL's paths.
+rhelify() {
+	local v=${el#el} major=${el#el}
+	major=${major%%.*}
+	rm -f /etc/os-release
+	cat >/etc/os-release <<EOF
+NAME="Red Hat Enterprise Linux"
+VERSION="$v"
+ID="rhel"
+ID_LIKE="fedora"
+VERSION_ID="$v"
+PLATFORM_ID="platform:el$major"
+PRETTY_NAME="Red Hat Enterprise Linux $v (test root: Debian 12 userland)"
+EOF
+	mkdir -p /etc/rpm /etc/dnf/vars /etc/yum.repos.d /etc/dracut.conf.d
+	echo '%_dbpath /var/lib/rpm' >/etc/rpm/macros.dbpath
+	echo "$major" >/etc/dnf/vars/releasever
+	# RHEL's dracut names the image initramfs-<release>.img, Debian's initrd.img-<release>
+	# shellcheck disable=SC2016 # dracut's own variable
+	sed -i 's|/boot/initrd\.img-\${kernel}|/boot/initramfs-${kernel}.img|' /usr/bin/dracut
+	# a chroot has no boot disk of its own to be host-only about
+	echo 'hostonly="no"' >/etc/dracut.conf.d/50-test-root.conf
+	# grubby's 20-grub.install: the kernel into /boot
+	cat >/usr/lib/kernel/install.d/20-grub.install <<'EOF'
+#!/bin/sh
+# test root: the /boot part of RHEL's 20-grub.install (grubby)
+case $1 in
+add)
+	for f in vmlinuz System.map config; do
+		cp "/lib/modules/$2/$f" "/boot/$f-$2"
+	done ;;
+remove) rm -f "/boot/vmlinuz-$2" "/boot/System.map-$2" "/boot/config-$2" ;;
+esac
+EOF
+	# dracut's 50-dracut.install, as RHEL's dracut ships it (layout "other")
+	cat >/usr/lib/kernel/install.d/50-dracut.install <<'EOF'
+#!/bin/sh
+# test root: RHEL's 50-dracut.install for a /boot without BLS entries
+case $1 in
+add) dracut -f "/boot/initramfs-$2.img" "$2" ;;
+remove) rm -f "/boot/initramfs-$2.img" ;;
+esac
+EOF
+	chmod +x /usr/lib/kernel/install.d/20-grub.install /usr/lib/kernel/install.d/50-dracut.install
+	cat >/etc/yum.repos.d/fixtures.repo <<EOF
+[fixtures]
+name=test fixtures (rpm-fixtures.sh)
+baseurl=file://$repo
+gpgcheck=0
+EOF
+}
+
+# fixture_repo: the cached repository, made once per fixture script and bundles.
+fixture_repo() {
+	local key
+	key=$(cat "$top/tests/packaging/rpm-fixtures.sh" /kbundles/MANIFEST | sha256sum | cut -c1-16)
+	repo=$top/build/pkgroot-rpm/repo-$key
+	exec 7>"$top/build/pkgroot-rpm/.lock-repo"
+	flock 7
+	if [ ! -f "$repo/.complete" ]; then
+		step "making the fixture repository (once)"
+		rm -rf "$top"/build/pkgroot-rpm/repo-*
+		"$top/tests/packaging/rpm-fixtures.sh" "$repo" ||
+			ktap_exit_fail_msg "rpm-fixtures.sh failed"
+		touch "$repo/.complete"
+	fi
+	flock -u 7
+}
+
+# rpm_root_setup: RHEL $el with its kernel-core installed through dnf
+# (kernel-install: /boot and the initramfs), no kernel-devel, nothing of ours.
+rpm_root_setup() {
+	in_pkgroot
+	fixture_repo
+	rhelify
+	step "$el: dnf install kernel-core-$kver"
+	"${DNF[@]}" install el-base "kernel-core-$kver" >&2 ||
+		ktap_exit_fail_msg "dnf install kernel-core-$kver failed"
+	[ -f "$(initramfs "$kver")" ] || ktap_exit_fail_msg "kernel-install made no $(initramfs "$kver")"
+}
+
+# The RPM of the current tree, built into DIR (CP_RELEASE as for dist.sh).
+build_rpm() {
+	[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
+	rm -rf "$1"
+	mkdir -p "$1"
+	"$top/packaging/dist.sh" "$top/build/tree" "$1" >&2
+	"$top/packaging/rpm/build.sh" "$1" >&2
+	ls "$1"/"$pkg"-*.noarch.rpm
+}
+
+# planted_spec WORK: the spec to build, with PLANT's fault in it (written
+# to WORK/planted.spec), or the package's own.
+planted_spec() {
+	local spec=$top/packaging/rpm/$pkg.spec
+	mkdir -p "$1"
+	# shellcheck disable=SC2016 # the spec's text
+	case ${PLANT:-} in
+	'') echo "$spec" && return 0 ;;
+	# %posttrans skips dracut
+	posttrans-no-dracut) sed '/^%posttrans/,/^%preun/ s/dracut -f --kver "$kver"/: skipped/' ;;
+	# %preun forgets dkms remove
+	preun-no-remove) sed '/^%preun/,/^%files/ { /dkms remove/d }' ;;
+	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut or preun-no-remove" ;;
+	esac <"$spec" >"$1/planted.spec"
+	! cmp -s "$spec" "$1/planted.spec" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in $spec"
+	echo "$1/planted.spec"
+}
+
+rpm_installed() { rpm -q "$pkg" >/dev/null 2>&1; }
+
+# initrd_mpt3sas KVER: "<path> <version>" of each mpt3sas.ko* in KVER's initramfs.
+initrd_mpt3sas() {
+	local img f tmp
+	img=$(initramfs "$1")
+	tmp=$(mktemp -d)
+	lsinitrd "$img" 2>/dev/null | awk '{ print $NF }' | grep -E '/mpt3sas\.ko(\.[a-z]+)?$' | sort |
+		while read -r f; do
+			lsinitrd -f "$f" "$img" >"$tmp/mpt3sas.ko${f##*.ko}" 2>/dev/null
+			echo "$f $(modinfo -F version "$tmp/mpt3sas.ko${f##*.ko}")"
+		done
+	rm -rf "$tmp"
+}
+
+# initrd_dep KVER: the mpt3sas line of the modules.dep in KVER's
+# initramfs: depmod lists only the copy it resolves to.
+initrd_dep() {
+	local img dep
+	img=$(initramfs "$1")
+	dep=$(lsinitrd "$img" 2>/dev/null | awk '{ print $NF }' | grep -E "lib/modules/$1/modules\.dep\$" | head -n 1)
+	lsinitrd -f "$dep" "$img" 2>/dev/null | grep -E '(^|/)mpt3sas\.ko[.a-z]*:'
+}
+
+# dep_is KVER DIR LINES: LINES (initrd_dep's) is one line, for DIR/mpt3sas.ko*.
+dep_is() {
+	[ "$(grep -c . <<<"$3")" = 1 ] &&
+		grep -qE "^(/?(usr/)?lib/modules/$1/)?$2/mpt3sas\.ko(\.[a-z]+)?:" <<<"$3"
+}
+
+# The files of ours left anywhere.
+rpm_leftovers() {
+	ls -d /usr/src/"$name"-* /var/lib/dkms/"$name" /etc/modprobe.d/"$name".conf \
+		/etc/depmod.d/"$name".conf 2>/dev/null || true
+	find /lib/modules/*/extra /lib/modules/*/updates /lib/modules/*/weak-updates \
+		-name 'mpt3sas.ko*' 2>/dev/null || true
+}
+
+# save_boot DIR: vmlinuz, initramfs and release of $kver for the boot test.
+save_boot() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp "/boot/vmlinuz-$kver" "$1/vmlinuz"
+	cp "$(initramfs "$kver")" "$1/initrd"
+	echo "$kver" >"$1/kver"
+}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/packaging/rpm-suite.sh install|remove|upgrade [EL...]: one of the
+# RPM suites on each RHEL kernel bundle (default: el8.10 el9.4), each in
+# its own RPM root (root.sh --rpm).  install also boots the initramfs it
+# left under QEMU (initrd-boot.sh --rpm EL), and installs the other
+# bundle's kernel afterwards in the first EL's root.
+#
+# tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults
+# (PLANT, see rpm-install.sh) must turn each suite red: install with a
+# %posttrans that skips dracut, remove with a %preun that forgets dkms
+# remove, upgrade with the %posttrans one (the reinstall is rebuilt by
+# nothing else).  Prints KTAP: ok when the planted run failed.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+what=${1:?usage: rpm-suite.sh install|remove|upgrade|detects-faults [EL...]}
+shift
+[ $# -gt 0 ] || set -- el8.10 el9.4
+pk=$top/tests/packaging
+rc=0
+
+# run EL SCRIPT ARGS...: SCRIPT in a fresh RPM root as EL
+run() {
+	local el=$1
+	shift
+	EL=$el "$pk/root.sh" --rpm "$@"
+}
+
+case $what in
+install)
+	# the first EL also gets the other bundle's kernel afterwards
+	after=--kernel-after
+	for el in "$@"; do
+		run "$el" "$pk/rpm-install.sh" $after || rc=1
+		after=
+		"$pk/initrd-boot.sh" --rpm "$el" || rc=1
+	done ;;
+remove)
+	for el in "$@"; do run "$el" "$pk/rpm-install.sh" --remove || rc=1; done ;;
+upgrade)
+	for el in "$@"; do run "$el" "$pk/rpm-upgrade.sh" || rc=1; done ;;
+detects-faults)
+	el=$1
+	log=$top/build/pkg/test/rpm-detects-faults
+	mkdir -p "$log"
+	echo "KTAP version 1"
+	n=0
+	# suite, plant, the check that must fail, script and argument
+	while IFS='|' read -r suite plant check script args; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # args: none or one word
+		PLANT=$plant PKGROOT_RUN=rpm-plant-$suite-$el run "$el" "$pk/$script" $args \
+			>"$log/$suite.log" 2>&1
+		grep -E '^not ok' "$log/$suite.log" | sed 's/^/# /'
+		if grep -qE "^not ok [0-9]+ $check" "$log/$suite.log"; then
+			echo "ok $n pkg-rpm-$suite on $el goes red with PLANT=$plant"
+		else
+			echo "not ok $n pkg-rpm-$suite on $el: no failed '$check' with PLANT=$plant (log: $log/$suite.log)"
+			rc=1
+		fi
+	done <<'EOT'
+install|posttrans-no-dracut|initramfs holds our mpt3sas|rpm-install.sh|
+remove|preun-no-remove|nothing left|rpm-install.sh|--remove
+upgrade|posttrans-no-dracut|the initramfs was rebuilt|rpm-upgrade.sh|
+EOT
+	echo "1..$n" ;;
+*) echo "rpm-suite.sh: $what: install, remove, upgrade or detects-faults" >&2; exit 2 ;;
+esac
+exit $rc
