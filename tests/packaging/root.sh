@@ -64,14 +64,11 @@ if [ "$flavour" = rpm ]; then
 		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
 		ca-certificates diffutils patch bc)
 	pkgroot=$top/build/pkgroot-rpm
-	# The kernel bundles (shared/kernels beside the checkout, or
-	# KERNEL_BUNDLES), read-only at /kbundles inside.
-	bundles=${KERNEL_BUNDLES:-}
-	for d in "$top/../shared/kernels" "$top/../../shared/kernels"; do
-		[ -n "$bundles" ] || [ ! -f "$d/MANIFEST" ] || bundles=$(cd "$d" && pwd)
-	done
-	[ -f "${bundles:-/nonexistent}/MANIFEST" ] ||
-		die "no kernel bundles (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
+	# The kernel bundles (KERNEL_BUNDLES of tests/kernels/lib.sh),
+	# read-only at /kbundles inside.
+	[ -f "$KERNEL_BUNDLES/MANIFEST" ] ||
+		die "no kernel bundles in $KERNEL_BUNDLES (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
+	bundles=$(cd "$KERNEL_BUNDLES" && pwd)
 fi
 key=$(printf '%s\n' "$suite" "${packages[@]}" "$(mmdebstrap --version)" | sha256sum | cut -c1-16)
 image=$pkgroot/image-$key
