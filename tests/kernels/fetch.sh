@@ -61,7 +61,7 @@ unbundle() {
 		die "$SERIES: $tarball holds not one lib/modules/<release> but: $kver"
 	kdir=$(readlink -f "$root/lib/modules/$kver/build")
 	case $kdir in
-	"$root"/*) ;;
+	"$(readlink -f "$root")"/*) ;;
 	*) die "$SERIES: lib/modules/$kver/build does not point into the bundle" ;;
 	esac
 	[ -f "$kdir/Module.symvers" ] ||
