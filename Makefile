@@ -118,7 +118,7 @@ check: tree | deps-check
 	tests/run.sh
 
 check-debug: tree | deps-check
-	tests/check-debug.sh
+	tests/debug-kernel.sh
 
 repin:
 	scripts/upstream.sh repin $(PIN_VERSION)

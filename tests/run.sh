@@ -144,7 +144,7 @@ run() {
 # What no suite may change: the dpkg database, /boot, /lib/modules, DKMS.
 # The package tests install into throwaway roots (tests/packaging/root.sh),
 # never on this machine: host-unchanged, last, compares with this.
-tests/host-state.sh save "$logdir/host-state" >/dev/null ||
+tests/host-unchanged.sh save "$logdir/host-state" >/dev/null ||
 	{ echo "cannot save the host's state" >&2; exit 2; }
 
 ktap_print_header

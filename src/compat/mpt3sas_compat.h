@@ -23,7 +23,7 @@
  * Every fallback also compiles where the kernel has the API: a function is
  * defined as mpt3sas_compat_<name>() and <name> #defined to it, a macro is
  * #undef'ed first.  On the kernels a fallback is for that changes nothing;
- * it lets tests/compat/old-kernel-fallbacks.sh force probes false and
+ * it lets tests/compat/compat-fallbacks.sh force probes false and
  * compile the fallbacks of the oldest supported kernel on the newer
  * kernels we have headers for.
  */

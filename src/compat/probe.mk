@@ -19,7 +19,7 @@
 #   COMPAT_FORCE_FALSE="HAVE_X HAVE_Y ..."
 #               test only: report these APIs missing whatever the kernel
 #               has, so that their fallbacks get compiled on a kernel that
-#               does not need them (tests/compat/old-kernel-fallbacks.sh);
+#               does not need them (tests/compat/compat-fallbacks.sh);
 #               each name must be one of the probes.  The result says so
 #               ("forced false") in compat_config.h and the summary.  A
 #               make variable or an environment variable, so that it also
@@ -48,7 +48,7 @@
 # Every probe's comment says what the probe tests, since which kernel and
 # (where found) by which commit, and what the fallback is.  Its line
 # " * Since: vX.Y[.Z] [(commit)]" names the first mainline release with
-# the API in the probed form; tests/compat/old-kernel-fallbacks.sh forces
+# the API in the probed form; tests/compat/compat-fallbacks.sh forces
 # every probe newer than packaging/kernel-min false from it.
 
 COMPAT_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))

@@ -13,7 +13,7 @@
 #  5. COMPAT_FORCE_FALSE turns a present API off, says so, and probes again;
 #     a name that is no probe is an error;
 #  6. every probe's comment has the " * Since: vX.Y" line that
-#     old-kernel-fallbacks.sh reads;
+#     compat-fallbacks.sh reads;
 #  7. a CC with quotes and spaces reaches the stamp as given.
 # Prints KTAP (tests/lib/ktap.sh); exits 1 on failure.
 

@@ -6,7 +6,7 @@
 # processes, while dpkg is configuring our package (dkms has added the
 # module and is building it: the moment that once left the machine's dpkg
 # "interrupted").  Then: no process of the run is left, no mount of it is
-# left, the host is as it was (tests/host-state.sh), and the next run in
+# left, the host is as it was (tests/host-unchanged.sh), and the next run in
 # the throwaway root starts clean (root-clean.sh).
 #
 #   interrupted.sh            deb-install.sh, killed while dkms builds
@@ -42,7 +42,7 @@ ktap_print_header
 
 rm -rf "$work"
 mkdir -p "$work"
-"$top/tests/host-state.sh" save "$work/host-before" || exit 2
+"$top/tests/host-unchanged.sh" save "$work/host-before" || exit 2
 
 # Its own session, so that one kill reaches every process of it.
 setsid "$top/tests/packaging/root.sh" "${root[@]}" "$top/tests/packaging/$test.sh" \
@@ -92,7 +92,7 @@ if [ -z "$left" ]; then ktap_test_pass "no process of the killed run is left"; e
 mnt=$(grep -F "$top/build/pkgroot" /proc/self/mountinfo || true)
 if [ -z "$mnt" ]; then ktap_test_pass "no mount of the killed run is left"; else ktap_test_fail "mounts left: $mnt"; fi
 ktap_test_result "the host is as it was" \
-	"$top/tests/host-state.sh" compare "$work/host-before"
+	"$top/tests/host-unchanged.sh" compare "$work/host-before"
 
 # root-clean.sh's own results, as a KTAP subtest
 if PKGROOT_RUN=$test${EL:+-$EL} "$top/tests/packaging/root.sh" "${root[@]}" \

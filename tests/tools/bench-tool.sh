@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/tools/pool-timing.sh: tools/mpt3sas-pool-timing without an HBA.
+# tests/tools/bench-tool.sh: tools/mpt3sas-pool-timing without an HBA.
 #
 #  - --parse reads the driver's log lines (the formats of
 #    src/mpt3sas/cp_dmapool.c) from a saved kernel log and prints the

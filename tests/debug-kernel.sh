@@ -16,7 +16,7 @@ unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 
 t0=$SECONDS
 tests/kernels/fetch.sh debug >/dev/null
-echo "# check-debug: debug kernel ready in $((SECONDS - t0))s (its last build took $(cat build/kernels/debug/build-seconds)s)"
+echo "# debug-kernel: debug kernel ready in $((SECONDS - t0))s (its last build took $(cat build/kernels/debug/build-seconds)s)"
 
 rc=0
 t1=$SECONDS
@@ -24,7 +24,7 @@ t1=$SECONDS
 KERNELS=debug VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-900} \
 	VMTEST_SETUPS=${VMTEST_SETUPS:-plain iommu} \
 	BUILD_MODULES_CMD="$top/scripts/build-modules.sh" tests/vm/run.sh || rc=1
-echo "# check-debug: in-kernel tests in $((SECONDS - t1))s"
+echo "# debug-kernel: in-kernel tests in $((SECONDS - t1))s"
 
 t1=$SECONDS
 if [ "${REL_FULL:-0}" = 1 ]; then
@@ -32,5 +32,5 @@ if [ "${REL_FULL:-0}" = 1 ]; then
 else
 	KERNELS=debug REL_SETUPS="plain iommu" tests/reliability/run.sh --reduced || rc=1
 fi
-echo "# check-debug: reliability suites in $((SECONDS - t1))s"
+echo "# debug-kernel: reliability suites in $((SECONDS - t1))s"
 exit $rc

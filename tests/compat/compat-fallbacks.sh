@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/compat/old-kernel-fallbacks.sh [SERIES...]   (default: the series
+# tests/compat/compat-fallbacks.sh [SERIES...]   (default: the series
 # tagged fallbacks in tests/kernels/series)
 #
 # Compile the compat fallbacks of kernels we cannot fetch.  The oldest

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/kernels/series-test.sh (suite kernel-series): the list of kernel
+# tests/kernels/kernel-series.sh (suite kernel-series): the list of kernel
 # series and the bundles in it, on made-up bundles in a scratch folder:
 # a bundle dropped in without a line of tests/kernels/series is a series
 # with no tags; a line's tags select it; fetch.sh unpacks a bundle into

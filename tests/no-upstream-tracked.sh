@@ -4,7 +4,7 @@
 # No upstream kernel file may be tracked by git: the repository holds the
 # pin, the checksums and our patches, never the driver or kernel scripts.
 #
-#   check-no-upstream.sh [REPO]   check REPO (default: this checkout)
+#   no-upstream-tracked.sh [REPO] check REPO (default: this checkout)
 #
 # A tracked file fails the check when its content equals a file the build
 # extracted from upstream (driver and checker scripts), when it bears the

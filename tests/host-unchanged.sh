@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/host-state.sh save FILE | compare FILE
+# tests/host-unchanged.sh save FILE | compare FILE
 #
 # What make check must leave as it found it: the dpkg database (package,
 # version, state), and every file and link under /boot, /lib/modules,
