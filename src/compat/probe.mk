@@ -36,7 +36,9 @@
 #
 # The work is done by compat/probe.sh; this file resolves the defaults and
 # hands them over in the environment, so that no value (a CC with quotes
-# or spaces, a path) is ever pasted into shell code.
+# or spaces, a path) is ever pasted into shell code.  This header is the
+# one description of the interface and of the probes; probe.sh's says
+# only what passes between the two.
 #
 # Every probes/<api>.c is one small translation unit that compiles only if
 # the kernel has the API; all of them are built in ONE parallel "make -k"

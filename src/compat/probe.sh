@@ -1,43 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# compat/probe.sh - probe the target kernel's API for the mpt3sas compat layer
+# compat/probe.sh: the work behind compat/probe.mk, whose header is the
+# interface (the variables and targets) and says what the probes are.
 #
 #   probe.sh all | force | stamp | summary | clean
 #
-# Normally run by compat/probe.mk, which documents the interface (KDIR,
-# OUT, CC, PROBES, PROBE_JOBS, KEEP_PROBE_BUILD, COMPAT_FORCE_FALSE) and
-# the targets, resolves the defaults and passes them on in the environment:
+# The commands are probe.mk's targets, plus "stamp", which prints
+# everything that decides the probe results (KDIR, the compiler, the
+# forced list, utsrelease.h, the checksums of .config and autoconf.h, of
+# this machinery and of the probes); "all" probes only when it differs
+# from $OUT/.stamp or compat_config.h is missing.
 #
-#   KDIR        kernel build directory (absolute)
-#   OUT         output directory (absolute): compat_config.h,
-#               compat_summary.txt, probe.log and .stamp
-#   PROBES      directory of probe sources (absolute)
-#   PROBE_JOBS  parallel jobs for the probe pass
-#   KEEP_PROBE_BUILD=1  keep $OUT/.probe-build for debugging
-#   COMPAT_FORCE_FALSE  "HAVE_X HAVE_Y ...": report these APIs missing
-#   PROBE_CC    compiler to pass to the kernel's make as CC=; unset or
-#               empty: the kernel's Makefile picks its own
-#   PROBE_STAMP_CC  the compiler named in the stamp (probe.mk: make's CC,
-#               whatever its origin); default PROBE_CC
-#   PROBE_MAKE  the make to run the kernel's Makefile with (default make)
+# probe.mk resolves its variables (KDIR, OUT and PROBES absolute) and
+# hands them over in the environment under the same names, with three
+# of its own:
 #
-# Commands:
-#   all      probe when the stamp differs from $OUT/.stamp or
-#            compat_config.h is missing; else say it is up to date
-#   force    probe unconditionally
-#   stamp    print everything that decides the probe results: KDIR, the
-#            compiler, the forced list, utsrelease.h, the checksums of
-#            .config and autoconf.h, and of this machinery and the probes
-#   summary  print the probe table of the last run
-#   clean    remove the generated files
-#
-# Every $PROBES/<api>.c is one small translation unit that compiles only if
-# the kernel has the API; all of them are built in ONE parallel "make -k"
-# Kbuild pass as objects of a throw-away external module, and HAVE_<API> is
-# defined for each object that came out of it.  A built-in sanity probe
-# must always compile; if it does not, the compiler or KDIR is broken and
-# probing fails loudly instead of reporting every API as missing.
+#   PROBE_CC        the compiler to pass to the kernel's make as CC=;
+#                   unset or empty: the kernel's Makefile picks its own
+#   PROBE_STAMP_CC  the compiler the stamp names (make's CC, whatever its
+#                   origin); default PROBE_CC
+#   PROBE_MAKE      the make to run the kernel's Makefile with (make)
 #
 # POSIX sh and coreutils only: this runs inside DKMS builds.
 
