@@ -14,7 +14,10 @@
 #     a name that is no probe is an error;
 #  6. every probe's comment has the " * Since: vX.Y" line that
 #     compat-fallbacks.sh reads;
-#  7. a CC with quotes and spaces reaches the stamp as given.
+#  7. a CC with quotes and spaces reaches the stamp as given;
+#  8. every probe's HAVE_* is read by an #if, #ifdef, #ifndef or #elif
+#     under src/, and the check names the test probes' ones, which nothing
+#     reads.
 # Prints KTAP (tests/lib/ktap.sh); exits 1 on failure.
 
 set -u
@@ -145,6 +148,30 @@ if printf '%s\n' "$stamp" | grep -qxF "cc=$q"; then
 	ktap_test_pass "a CC with quotes reaches the stamp as given"
 else
 	ktap_test_fail "a CC with quotes came out as: $(printf '%s\n' "$stamp" | grep '^cc=')"
+fi
+
+# 8. no probe whose result nothing reads
+# unread DIR: " HAVE_X HAVE_Y" for DIR's probes that no conditional under
+# src/ reads (patch lines too; the probes and generated/ left out)
+unread() {
+	for f in "$1"/*.c; do
+		m=HAVE_$(basename "$f" .c | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')
+		grep -rqE "^[+ ]?[[:space:]]*#[[:space:]]*(el)?if.*[^A-Za-z0-9_]$m([^A-Za-z0-9_]|\$)" \
+			--exclude-dir=probes --exclude-dir=generated "$top/src" ||
+			printf ' %s' "$m"
+	done
+}
+missing=$(unread "$top/src/compat/probes")
+if [ -z "$missing" ]; then
+	ktap_test_pass "every probe's HAVE_* is read by a conditional under src/"
+else
+	ktap_test_fail "probes whose HAVE_* nothing under src/ reads:$missing"
+fi
+missing=$(unread "$here/probes")
+if [ "$missing" = " HAVE_COMPAT_TEST_FALSE HAVE_COMPAT_TEST_TRUE" ]; then
+	ktap_test_pass "the check names the test probes' HAVE_*, which nothing reads"
+else
+	ktap_test_fail "the check on the test probes found:$missing"
 fi
 
 ktap_finished
