@@ -3,9 +3,10 @@
 #
 # tests/hba/detects-faults.sh: make hbatest-reduced must go red on a
 # driver with a planted fault.  For each plant, a copy of build/tree gets
-# the fault, mpt3sas.ko is built from it for 6.1 and run.sh --reduced runs
-# with it on 6.1 (the round the plant concerns); it must fail, in the check
-# the plant concerns, after a good attach:
+# the fault, mpt3sas.ko is built from it for the first series tagged
+# faults and run.sh --reduced runs with it there (the round the plant
+# concerns); it must fail, in the check the plant concerns, after a good
+# attach:
 #
 #   chain-elem   _base_build_sg_scmd_ieee() points each chain element one
 #                element past its chain buffer: the I/O checks fail

@@ -8,24 +8,26 @@
 #
 # copies build/tree, applies SED-SCRIPT to mpt3sas/mpt3sas_base.c (each
 # changed line must carry a PLANTED comment), builds mpt3sas.ko from it for
-# 6.1 as DKMS does, runs ROUND (default main) of RUN --reduced (default
-# tests/hba/run.sh) on 6.1 with it, and reports one KTAP result: the run
-# must fail with a line matching CAUSE (an ERE, after the "# 6.1 plain
-# ROUND: " of the summary), and only after a good insmod, so that a plant
-# that breaks the attach proves nothing.  Work and logs:
-# BUILD_ROOT/hbatest-plant/NAME/.
+# the first series tagged faults (tests/kernels/series) as DKMS does, runs
+# ROUND (default main) of RUN --reduced (default tests/hba/run.sh) on that
+# series with it, and reports one KTAP result: the run must fail with a
+# line matching CAUSE (an ERE, after the "# SERIES plain ROUND: " of the
+# summary), and only after a good insmod, so that a plant that breaks the
+# attach proves nothing.  Work and logs: BUILD_ROOT/hbatest-plant/NAME/.
 
-# the 6.1 kernel the plants are built and run against
+# the kernel the plants are built and run against
 : "${top:?the top of the checkout}"
-"$top/tests/kernels/fetch.sh" 6.1 >/dev/null
+plant_kernel=$(kernel_one faults)
+plant_re=${plant_kernel//./\\.}
+"$top/tests/kernels/fetch.sh" "$plant_kernel" >/dev/null
 # shellcheck disable=SC1090 # written by fetch.sh
-. "$(series_env 6.1)"
+. "$(series_env "$plant_kernel")"
 
 hba_plant() {
 	local name=$1 cause=$2 script=$3 round=${4:-main}
 	local run=${5:-$top/tests/hba/run.sh} work=$BUILD_ROOT/hbatest-plant/$1 f ko rc
 	rm -rf "$work"
-	mkdir -p "$work/modules/6.1"
+	mkdir -p "$work/modules/$plant_kernel"
 	cp -r "$BUILD_ROOT/tree" "$work/tree"
 	f=$work/tree/mpt3sas/mpt3sas_base.c
 	sed -i "$script" "$f"
@@ -33,17 +35,17 @@ hba_plant() {
 	ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
 		"$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
 	[ -f "$ko" ] || ktap_exit_fail_msg "$name: building the planted module failed ($work/build.log)"
-	cp "$ko" "$work/modules/6.1/"
+	cp "$ko" "$work/modules/$plant_kernel/"
 	rc=0
-	KERNELS=6.1 HBA_ROUNDS=$round HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
+	KERNELS=$plant_kernel HBA_ROUNDS=$round HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
 		"$run" --reduced > "$work/run.log" 2>&1 || rc=$?
-	grep -E "^# 6\.1 plain $round: .*(FAIL|ok 1 )" "$work/run.log" || true
+	grep -E "^# $plant_re plain $round: .*(FAIL|ok 1 )" "$work/run.log" || true
 	ktap_test_result "$name planted: the suite goes red with '$cause' (rc $rc, $work/run.log)" \
 		hba_went_red "$work/run.log" "$cause" "$rc" "$round"
 }
 
 # hba_went_red LOG CAUSE RC ROUND: the run failed, after a good insmod, with CAUSE
 hba_went_red() {
-	[ "$3" != 0 ] && grep -qE "^# 6\.1 plain $4: hba[a-z-]*: ok 1 insmod" "$1" &&
-		grep -qE "^# 6\.1 plain $4: $2" "$1"
+	[ "$3" != 0 ] && grep -qE "^# $plant_re plain $4: hba[a-z-]*: ok 1 insmod" "$1" &&
+		grep -qE "^# $plant_re plain $4: $2" "$1"
 }

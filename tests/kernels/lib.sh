@@ -55,6 +55,14 @@ kernel_series() {
 		f = 0 } END { print "" }'
 }
 
+# kernel_one TAG: the first series with TAG, for a run on one kernel
+kernel_one() {
+	local s
+	s=$(kernel_series "$1")
+	[ -n "$s" ] || die "no kernel series tagged $1 in $SERIES_FILE (bundles: $(bundles_note))"
+	echo "${s%% *}"
+}
+
 # series_field SERIES N: field N of the series' line (2 SOURCE, 3 ORIGIN).
 series_field() {
 	local f

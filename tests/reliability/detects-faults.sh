@@ -9,15 +9,18 @@
 # in every guest.  First, the guest's memory check on made-up readings
 # (mem-check.sh).
 #
-# Environment: KERNELS (default 6.1), REL_SETUPS (default plain; "plain
-# iommu" for both), REL_MPT3SAS_DIR (modules built without a plant, default
+# Environment: KERNELS (default: the first series tagged faults in
+# tests/kernels/series), REL_SETUPS (default plain; "plain iommu" for
+# both), REL_MPT3SAS_DIR (modules built without a plant, default
 # build/modules, from make matrix), PLANTS (a subset of the names below).
 
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-kernels=${KERNELS:-6.1}
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+kernels=${KERNELS:-$(kernel_one faults)}
 setups=${REL_SETUPS:-plain}
 mpt3sas_dir=${REL_MPT3SAS_DIR:-$top/build/modules}
 tried=0
