@@ -10,7 +10,8 @@
 # the throwaway root starts clean (root-clean.sh).
 #
 #   interrupted.sh            deb-install.sh, killed while dkms builds
-#   interrupted.sh --rpm EL   rpm-install.sh in the RPM root as EL, killed
+#   interrupted.sh --rpm [EL] rpm-install.sh in the RPM root as EL (default:
+#                             the first series tagged rpm-reduced), killed
 #                             in our %posttrans, while dracut rebuilds the
 #                             initramfs (dkms has installed ours)
 
@@ -24,7 +25,10 @@ test=deb-install
 # at_point: the moment to kill, reached
 at_point() { [ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ]; }
 if [ "${1:-}" = --rpm ]; then
-	export EL=${2:?interrupted.sh --rpm EL}
+	# shellcheck source=tests/kernels/lib.sh
+	. "$top/tests/kernels/lib.sh"
+	EL=${2:-$(kernel_one rpm-reduced)}
+	export EL
 	work=$top/build/pkg/test/interrupted-$EL
 	run=$top/build/pkgroot-rpm/run/rpm-install-$EL
 	root=(--rpm)

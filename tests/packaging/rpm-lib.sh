@@ -3,7 +3,8 @@
 #
 # Shared by the RPM tests (sourced), which run inside the RPM root
 # (tests/packaging/root.sh --rpm): a Debian 12 userland made to look like
-# RHEL 8.10 or 9.4 (EL=el8.10|el9.4): its /etc/os-release, rpm's database
+# the RHEL release of a series tagged rpm in tests/kernels/series (EL,
+# default the first; el8.10 is RHEL 8.10): its /etc/os-release, rpm's database
 # in /var/lib/rpm, dracut writing /boot/initramfs-<release>.img, and
 # kernel-install plugins that copy the kernel to /boot and run dracut as
 # RHEL's grubby and dracut packages do.  dnf installs from a local
@@ -15,15 +16,17 @@
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-el=${EL:-el8.10}
+# the series, among the bundles root.sh mounts at /kbundles
+KERNEL_BUNDLES=/kbundles
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+el=${EL:-$(kernel_one rpm)}
+series_has "$el" rpm || ktap_exit_fail_msg "EL=$el: not one of the series tagged rpm: $(kernel_series rpm)"
 # el_kver EL: the kernel release of bundle EL, from the bundles' MANIFEST.
 el_kver() { sed -n "s/^| $1 | \([^ ]*\) |.*/\1/p" /kbundles/MANIFEST; }
 # the other bundle: the kernel installed afterwards
-case $el in
-el8.10) el2=el9.4 ;;
-el9.4) el2=el8.10 ;;
-*) ktap_exit_fail_msg "EL=$el: el8.10 or el9.4" ;;
-esac
+el2=$(kernel_series rpm | tr ' ' '\n' | grep -vxF "$el" | head -n 1)
+[ -n "$el2" ] || ktap_exit_fail_msg "EL=$el: no other series tagged rpm to install afterwards"
 kver=$(el_kver "$el")
 kver2=$(el_kver "$el2")
 { [ -n "$kver" ] && [ -n "$kver2" ]; } ||

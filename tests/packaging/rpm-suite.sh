@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/rpm-suite.sh install|remove|upgrade [EL...]: one of the
-# RPM suites on each RHEL kernel bundle (default: el8.10 el9.4), each in
-# its own RPM root (root.sh --rpm).  install also boots the initramfs it
+# tests/packaging/rpm-suite.sh install|remove|upgrade [--reduced|EL...]:
+# one of the RPM suites on each RHEL kernel bundle (default: the series
+# tagged rpm in tests/kernels/series; --reduced: the first tagged
+# rpm-reduced), each in its own RPM root (root.sh --rpm).  install also boots the initramfs it
 # left under QEMU (initrd-boot.sh --rpm EL), and installs the other
 # bundle's kernel afterwards in the first EL's root.
 #
-# tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults
+# tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults,
+# on EL (default: the first series tagged rpm-reduced),
 # (PLANT, see rpm-install.sh) must turn each suite red: install with a
 # %posttrans that skips dracut, remove with a %preun that forgets dkms
 # remove, upgrade with the %posttrans one (the reinstall is rebuilt by
@@ -16,9 +18,17 @@
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-what=${1:?usage: rpm-suite.sh install|remove|upgrade|detects-faults [EL...]}
+what=${1:?usage: rpm-suite.sh install|remove|upgrade|detects-faults [--reduced|EL...]}
 shift
-[ $# -gt 0 ] || set -- el8.10 el9.4
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+if [ "${1:-}" = --reduced ] || { [ $# = 0 ] && [ "$what" = detects-faults ]; }; then
+	set -- "$(kernel_one rpm-reduced)"
+elif [ $# = 0 ]; then
+	# shellcheck disable=SC2046 # one word a series
+	set -- $(kernel_series rpm)
+	[ $# -gt 0 ] || die "no kernel series tagged rpm (bundles: $(bundles_note))"
+fi
 pk=$top/tests/packaging
 rc=0
 
