@@ -60,31 +60,25 @@ ktap_print_header
 # fallback uses a header or struct member that the kernel of that series
 # no longer has, so it cannot compile there although it is right for old
 # kernels.
-#   HAVE_NAME  series...  reason
+#   HAVE_NAME  series...: reason
 KEEP='
-HAVE_PCI_DISABLE_LINK_STATE 5.10 6.1 <linux/pci-aspm.h> was removed in v5.4, when its declarations moved to <linux/pci.h>
-HAVE_SCSI_HOST_BUSY 5.10 6.1 the atomic_t Scsi_Host.host_busy is gone, scsi_host_busy() counts busy tags
-HAVE_SCSI_DEVICE_BUSY 6.1 scsi_device.device_busy (atomic_t until v5.12) became the budget_map sbitmap in v5.13
-HAVE_SCSI_DONE 6.1 scsi_cmnd.scsi_done was removed in v5.16
-HAVE_SCSI_CMD_TO_RQ 6.1 scsi_cmnd.request was removed in v5.16
-HAVE_SCSI_BUILD_SENSE 6.1 DRIVER_SENSE was removed in v5.14
-HAVE_SHT_SDEV_GROUPS 6.1 scsi_host_template.sdev_attrs was removed in v5.16
+HAVE_PCI_DISABLE_LINK_STATE 5.10 6.1: <linux/pci-aspm.h> was removed in v5.4, when its declarations moved to <linux/pci.h>
+HAVE_SCSI_HOST_BUSY 5.10 6.1: the atomic_t Scsi_Host.host_busy is gone, scsi_host_busy() counts busy tags
+HAVE_SCSI_DEVICE_BUSY 6.1: scsi_device.device_busy (atomic_t until v5.12) became the budget_map sbitmap in v5.13
+HAVE_SCSI_DONE 6.1: scsi_cmnd.scsi_done was removed in v5.16
+HAVE_SCSI_CMD_TO_RQ 6.1: scsi_cmnd.request was removed in v5.16
+HAVE_SCSI_BUILD_SENSE 6.1: DRIVER_SENSE was removed in v5.14
+HAVE_SHT_SDEV_GROUPS 6.1: scsi_host_template.sdev_attrs was removed in v5.16
 '
 
 kept_in() { # HAVE_NAME SERIES: is the probe kept for that series?
 	echo "$KEEP" | awk -v n="$1" -v s="$2" \
-		'$1 == n { for (i = 2; i <= NF; i++) if ($i == s) f = 1 } END { exit !f }'
+		'$1 == n { k = split(substr($0, 1, index($0, ":") - 1), a, " ")
+			for (i = 2; i <= k; i++) if (a[i] == s) f = 1 } END { exit !f }'
 }
 
 keep_reason() {
-	echo "$KEEP" | awk -v n="$1" '$1 == n {
-		for (i = 2; $i ~ /^([0-9]+\.[0-9]+|sid)$/; i++)
-			;
-		for (r = $i; ++i <= NF; )
-			r = r " " $i
-		print r
-		exit
-	}'
+	echo "$KEEP" | awk -v n="$1" '$1 == n { print substr($0, index($0, ": ") + 2); exit }'
 }
 
 if [ ! -f "$tree/Makefile" ] || [ ! -f "$tree/compat/probe.mk" ]; then
