@@ -9,6 +9,7 @@
 # mpt3sas-chainpool-<version>/, that is /usr/src/mpt3sas-chainpool-<version>/
 # as is: the patched upstream driver, compat/, chainpool/, Kbuild, Makefile,
 # VERSION, dkms.conf (filled in), dkms.mk with the kernel-range.sh it runs,
+# kernel-setup.sh (what the packages run for each kernel)
 # and COPYING.  Building from it
 # needs no network and no upstream download.
 #
@@ -55,7 +56,8 @@ find "$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 # Nor editors' and linters' dot files (.gitignore, checkpatch caches).
 find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
-cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/dkms-post-install.sh" \
+cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/kernel-setup.sh" \
+	"$top/packaging/dkms-post-install.sh" \
 	"$top/COPYING" "$dir/"
 
 sed -e "s/@PACKAGE_VERSION@/$version/g" \

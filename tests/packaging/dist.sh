@@ -6,7 +6,8 @@
 # - the tarball holds one directory, mpt3sas-chainpool-<version>/, with the
 #   patched driver, chainpool/, compat/, Kbuild, Makefile, VERSION,
 #   dkms.conf (filled in, every directive we need, none dkms 3 dropped),
-#   dkms.mk, kernel-range.sh and COPYING, and nothing generated;
+#   dkms.mk, kernel-range.sh, kernel-setup.sh and COPYING, and nothing
+#   generated;
 # - every object Kbuild names has its source in the tarball (so dkms needs
 #   no download);
 # - the same tree gives the same tarball (reproducible);
@@ -40,7 +41,7 @@ ktap_test_result "one top directory, $name-$version/" \
 	[ "$(tar tzf "$tarball" | cut -d/ -f1 | sort -u)" = "$name-$version" ]
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
-for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh COPYING mpt3sas/mpt3sas_base.c \
+for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh kernel-setup.sh COPYING mpt3sas/mpt3sas_base.c \
 	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh; do
 	ktap_test_result "holds $f" [ -e "$t/$f" ]
 done
@@ -112,6 +113,7 @@ for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0
 	ktap_test_result "kernel $k: supported=$want (regex $r, dkms.mk $m)" [ "$r$m" = "$want$want" ]
 done
 ktap_test_result "the tarball's kernel-range.sh is packaging's" cmp -s "$t/kernel-range.sh" "$top/packaging/kernel-range.sh"
+ktap_test_result "the tarball's kernel-setup.sh is packaging's" cmp -s "$t/kernel-setup.sh" "$top/packaging/kernel-setup.sh"
 ktap_test_result "dkms.mk's range-check runs kernel-range.sh" grep -q "^	@bash \$(KERNEL_RANGE) require " "$t/dkms.mk"
 msg=$(make -s -C "$t" -f dkms.mk range-check KVER=4.14.336 KERNEL_MIN="$kmin" 2>&1 || true)
 ktap_test_result "dkms.mk names the range: $msg" \

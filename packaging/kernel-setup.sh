@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Put mpt3sas-chainpool into a kernel, or say plainly why not: the one
+# per-kernel rule of the Debian postinst and the RPM scriptlets, shipped as
+# /usr/src/mpt3sas-chainpool-<version>/kernel-setup.sh.
+#
+#   kernel-setup.sh all            every kernel with headers that lacks ours
+#                                  (the packages run this)
+#   kernel-setup.sh install KVER   that kernel
+#   kernel-setup.sh decide KVER    print the decision only: install,
+#                                  install-over-newer, keep-newer
+#
+# For each kernel, in this order:
+# 1. Its own (in-tree) mpt3sas is newer than our base (Debian's 7.2 has
+#    54.100.00.00, 6.12 our base 48.100.00.00):
+#    keep it, one line says so.  chainpool matters on kernels whose
+#    dma_pool predates 6.4, and those carry an older driver.  The file
+#    /etc/mpt3sas-chainpool/replace-newer (any content) asks for ours
+#    anyway: dkms installs it past its own "not newer" check.
+# 2. Otherwise dkms installs it (a kernel outside the supported range is
+#    skipped by dkms, exit 77) and that kernel's initramfs is rebuilt.
+#
+# Never fails the package: every problem is a line on stdout or stderr.
+
+set -u
+
+dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+NAME=mpt3sas-chainpool
+VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$dir/dkms.conf")
+# 48.100.00.00.cp1 -> 48.100.00.00, the upstream driver we carry
+BASE=${VERSION%.*}
+kmin=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL_MIN="\(.*\)"$/\1/p' "$dir/dkms.conf")
+# BUILD_EXCLUSIVE_KERNEL_MAX="6.11.999" -> 6.11
+kmax=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL_MAX="\([0-9]*\.[0-9]*\).*"$/\1/p' "$dir/dkms.conf")
+RANGE=$(bash "$dir/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
+SELF="bash $dir/kernel-setup.sh"
+OPT_IN=/etc/$NAME/replace-newer
+
+# The in-tree mpt3sas version of kernel $1, empty if it has none.
+intree_version() {
+	local f
+	for f in "/lib/modules/$1/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"*; do
+		[ -e "$f" ] && modinfo -F version "$f" 2>/dev/null && return 0
+	done
+	return 0
+}
+
+# newer A B: version A sorts after version B.
+newer() {
+	[ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | tail -n 1)" = "$1" ]
+}
+
+decide() {
+	local k=$1 it over=""
+	it=$(intree_version "$k")
+	if [ -n "$it" ] && newer "$it" "$BASE"; then
+		[ -e "$OPT_IN" ] || { echo keep-newer; return; }
+		over=-over-newer
+	fi
+	echo "install$over"
+}
+
+installed() {
+	dkms status -m "$NAME" -v "$VERSION" -k "$1" 2>/dev/null | grep -q ': installed'
+}
+
+rebuild_initramfs() {
+	if [ -e "/boot/initrd.img-$1" ] && command -v update-initramfs >/dev/null; then
+		update-initramfs -u -k "$1"
+	elif [ -e "/boot/initramfs-$1.img" ] && command -v dracut >/dev/null; then
+		dracut -f --kver "$1"
+	fi || echo "$NAME: warning: rebuilding the initramfs of $1 failed" >&2
+}
+
+# dkms_step ACTION KVER [ARGS...]: dkms build or install, its failure told.
+dkms_step() {
+	local rc=0 k=$2 act=$1
+	shift 2
+	dkms "$act" -m "$NAME" -v "$VERSION" -k "$k" "$@" || rc=$?
+	case $rc in
+	0) ;;
+	77) echo "$NAME supports kernels $RANGE; $k is not supported: skipped." ;;
+	*) echo "$NAME: warning: the build for kernel $k failed (exit $rc);" \
+		"see /var/lib/dkms/$NAME/$VERSION/build/make.log" >&2 ;;
+	esac
+	return $rc
+}
+
+setup() {
+	local k=$1
+	case $(decide "$k") in
+	keep-newer)
+		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): kept it, ours not installed (to install ours anyway: touch $OPT_IN; $SELF install $k)."
+		;;
+	install-over-newer)
+		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): installing ours, as $OPT_IN asks."
+		dkms_step install "$k" --force-version-override && rebuild_initramfs "$k"
+		;;
+	install)
+		dkms_step install "$k" && rebuild_initramfs "$k"
+		;;
+	esac
+	return 0
+}
+
+case ${1:-} in
+all)
+	for d in /lib/modules/*; do
+		k=${d##*/}
+		[ -e "$d/build/include" ] || [ -e "$d/build/Makefile" ] || continue
+		installed "$k" && continue
+		setup "$k"
+	done
+	;;
+install)
+	[ $# = 2 ] || { echo "usage: $0 install KVER" >&2; exit 2; }
+	if installed "$2"; then
+		echo "$NAME $VERSION is already installed for $2."
+	else
+		setup "$2"
+	fi
+	;;
+decide)
+	[ $# = 2 ] || { echo "usage: $0 decide KVER" >&2; exit 2; }
+	decide "$2"
+	;;
+*)
+	echo "usage: $0 all | install KVER | decide KVER" >&2
+	exit 2
+	;;
+esac
+exit 0
