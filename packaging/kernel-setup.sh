@@ -7,9 +7,10 @@
 #
 #   kernel-setup.sh all            every kernel with headers that lacks ours
 #                                  (the packages run this)
-#   kernel-setup.sh install KVER   that kernel
+#   kernel-setup.sh install KVER   that kernel (also the command to finish
+#                                  after enrolling the DKMS key)
 #   kernel-setup.sh decide KVER    print the decision only: install,
-#                                  install-over-newer, keep-newer
+#                                  install-over-newer, keep-newer, sb-enroll
 #
 # For each kernel, in this order:
 # 1. Its own (in-tree) mpt3sas is newer than our base (Debian's 7.2 has
@@ -18,7 +19,13 @@
 #    dma_pool predates 6.4, and those carry an older driver.  The file
 #    /etc/mpt3sas-chainpool/replace-newer (any content) asks for ours
 #    anyway: dkms installs it past its own "not newer" check.
-# 2. Otherwise dkms installs it (a kernel outside the supported range is
+# 2. Secure Boot is on (mokutil --sb-state) and the DKMS signing
+#    certificate is not enrolled (mokutil --test-key): dkms builds and
+#    signs ours (making the key on first use) but does not install it, the
+#    initramfs is left alone, and the enrolment steps are printed.  An
+#    initramfs with a module the firmware's keys reject does not boot a
+#    machine whose root is on the HBA.
+# 3. Otherwise dkms installs it (a kernel outside the supported range is
 #    skipped by dkms, exit 77) and that kernel's initramfs is rebuilt.
 #
 # Never fails the package: every problem is a line on stdout or stderr.
@@ -51,6 +58,35 @@ newer() {
 	[ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | tail -n 1)" = "$1" ]
 }
 
+# The certificate dkms signs with: framework.conf's mok_certificate, else
+# dkms's default (Ubuntu: update-secureboot-policy's).
+mok_cert() {
+	local cert="" f v
+	for f in /etc/dkms/framework.conf /etc/dkms/framework.conf.d/*.conf; do
+		[ -r "$f" ] || continue
+		v=$(sed -n 's/^[[:space:]]*mok_certificate=["'\'']\{0,1\}\([^"'\'']*\).*/\1/p' "$f" | tail -n 1)
+		[ -z "$v" ] || cert=$v
+	done
+	if [ -z "$cert" ]; then
+		if grep -qs '^ID=ubuntu' /etc/os-release; then
+			cert=/var/lib/shim-signed/mok/MOK.der
+		else
+			cert=/var/lib/dkms/mok.pub
+		fi
+	fi
+	echo "$cert"
+}
+
+sb_enabled() {
+	command -v mokutil >/dev/null || return 1
+	mokutil --sb-state 2>/dev/null | grep -q 'SecureBoot enabled'
+}
+
+# The firmware's MOK list holds certificate $1.
+enrolled() {
+	[ -f "$1" ] && mokutil --test-key "$1" 2>/dev/null | grep -q 'is already enrolled'
+}
+
 decide() {
 	local k=$1 it over=""
 	it=$(intree_version "$k")
@@ -58,7 +94,11 @@ decide() {
 		[ -e "$OPT_IN" ] || { echo keep-newer; return; }
 		over=-over-newer
 	fi
-	echo "install$over"
+	if sb_enabled && ! enrolled "$(mok_cert)"; then
+		echo sb-enroll
+	else
+		echo "install$over"
+	fi
 }
 
 installed() {
@@ -88,7 +128,7 @@ dkms_step() {
 }
 
 setup() {
-	local k=$1
+	local k=$1 cert
 	case $(decide "$k") in
 	keep-newer)
 		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): kept it, ours not installed (to install ours anyway: touch $OPT_IN; $SELF install $k)."
@@ -96,6 +136,18 @@ setup() {
 	install-over-newer)
 		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): installing ours, as $OPT_IN asks."
 		dkms_step install "$k" --force-version-override && rebuild_initramfs "$k"
+		;;
+	sb-enroll)
+		dkms_step build "$k" || return 0
+		cert=$(mok_cert)
+		cat <<EOT
+$NAME: Secure Boot is on and the DKMS signing key ($cert) is not enrolled: built and signed for kernel $k, but NOT installed; its modules and initramfs are unchanged.
+  To finish, as root:
+  1. mokutil --import $cert    (choose a one-time password)
+  2. reboot; in MokManager (blue screen before the boot loader) choose "Enroll MOK", Continue, Yes, type the password, reboot
+  3. $SELF install $k
+     (or: dkms install -m $NAME -v $VERSION -k $k && update-initramfs -u -k $k, or dracut -f --kver $k)
+EOT
 		;;
 	install)
 		dkms_step install "$k" && rebuild_initramfs "$k"
