@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Secure Boot in the throwaway Debian 12 root, with a stand-in mokutil on
+# PATH (/usr/bin/mokutil, its answers set by this test):
+# 1. Secure Boot on, the DKMS key not enrolled (an unattended install): the
+#    package builds and signs ours but leaves the kernel's module directory
+#    and initramfs byte for byte as they were, and prints the enrolment
+#    steps and the command that finishes;
+# 2. the key enrolled, that command: ours installed, initramfs rebuilt;
+# 3. Secure Boot on and the key enrolled, and Secure Boot off: a reinstall
+#    installs as usual.
+# Purges at the end.
+#
+#   tests/packaging/deb-secureboot.sh       (KVER=<release> to pick the kernel)
+
+set -eu
+# shellcheck source=tests/packaging/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+suite="deb-secureboot"
+work=$top/build/pkg/test/$suite
+stub=/usr/bin/mokutil
+state=/var/lib/mokutil-stand-in
+cert=/var/lib/dkms/mok.pub
+
+in_pkgroot
+[ ! -e "$stub" ] || ktap_exit_fail_msg "$stub exists: this root has a real mokutil"
+start_install_test
+cleanup() {
+	purge_pkg
+	rm -rf "$stub" "$state"
+}
+trap cleanup EXIT
+
+# The stand-in answers as mokutil does (kernel-setup.sh reads its text):
+# --sb-state from $state/sb, --test-key from the sha256 list $state/enrolled.
+mkdir -p "$state"
+cat >"$stub" <<EOT
+#!/bin/sh
+# stand-in mokutil of tests/packaging/deb-secureboot.sh
+echo "mokutil \$*" >>$state/calls
+case \$1 in
+--sb-state)
+	if [ "\$(cat $state/sb)" = on ]; then echo "SecureBoot enabled"; else echo "SecureBoot disabled"; fi ;;
+--test-key)
+	[ -r "\$2" ] || { echo "Failed to read \$2" >&2; exit 255; }
+	if grep -qxF "\$(sha256sum <"\$2" | cut -d' ' -f1)" $state/enrolled 2>/dev/null; then
+		echo "\$2 is already enrolled"; exit 0
+	fi
+	echo "\$2 is not enrolled"; exit 1 ;;
+*) echo "stand-in mokutil: \$1 not supported" >&2; exit 2 ;;
+esac
+EOT
+chmod +x "$stub"
+sb() { echo "$1" >"$state/sb"; }
+
+# Every file of the kernel's module directory (not its build links), hashed.
+moddir_sum() {
+	find "/lib/modules/$kver" \( -name build -o -name source \) -prune -o -type f -print0 |
+		sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1
+}
+initrd_sum() { sha256sum <"/boot/initrd.img-$kver" | cut -d' ' -f1; }
+has_ours_initrd() {
+	grep -qE "/lib/modules/$kver/updates/dkms/mpt3sas\.ko(\.[a-z]+)? $base-" <<<"$(initrd_module "$kver" "$work/initrd")"
+}
+
+step "building the package"
+deb=$(build_debs "$work")
+mods0=$(moddir_sum)
+initrd0=$(initrd_sum)
+
+step "1. Secure Boot on, key not enrolled: installing"
+sb on
+: >"$state/enrolled"
+apt-get -q install -y "$deb" 2>&1 | tee "$work/install-sb.log" | grep -v '^readelf: Warning'
+ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
+dkms status -m "$name"
+ktap_test_result "mokutil was asked" grep -q -- '--sb-state' "$state/calls"
+ktap_test_result "dkms: built for $kver" grep -q ': built' <<<"$(dkms status -m "$name" -k "$kver")"
+ktap_test_result "dkms: not installed for $kver" not dkms_installed "$kver"
+ktap_test_result "/lib/modules/$kver unchanged (every file's sha256)" [ "$(moddir_sum)" = "$mods0" ]
+ktap_test_result "initramfs unchanged (sha256)" [ "$(initrd_sum)" = "$initrd0" ]
+ktap_test_result "modinfo -k $kver still resolves to the in-tree driver" \
+	glob "$(resolved_path "$kver")" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas/*"
+built=$(find "/var/lib/dkms/$name" -path "*/$kver/*" -name 'mpt3sas.ko*' | head -n 1)
+ktap_test_result "the built module is signed with the DKMS key" \
+	[ "$(modinfo -F signer "$built" 2>/dev/null)" = "DKMS module signing key" ]
+ktap_test_result "the key's certificate $cert exists to enroll" [ -s "$cert" ]
+log=$work/install-sb.log
+ktap_test_result "says: Secure Boot on, $cert not enrolled, not installed" \
+	grep -qF "$name: Secure Boot is on and the DKMS signing key ($cert) is not enrolled: built and signed for kernel $kver, but NOT installed" "$log"
+ktap_test_result "names: mokutil --import $cert" grep -qF "mokutil --import $cert" "$log"
+ktap_test_result "names: MokManager, Enroll MOK, reboot" grep -qE 'reboot.*MokManager.*Enroll MOK' "$log"
+# apt runs dpkg on a pty: the log's lines end in \r\n.
+finish_cmd=$(tr -d '\r' <"$log" | sed -n "s|^  3\\. \\(bash /usr/src/$name-.*/kernel-setup\\.sh install $kver\\)\$|\\1|p")
+ktap_test_result "names the command that finishes: bash /usr/src/$name-*/kernel-setup.sh install $kver" \
+	[ -n "$finish_cmd" ]
+
+step "2. key enrolled: the command that finishes"
+sha256sum <"$cert" | cut -d' ' -f1 >"$state/enrolled"
+# shellcheck disable=SC2086 # a command line
+$finish_cmd 2>&1 | tee "$work/finish.log" | grep -v '^readelf: Warning'
+ktap_test_result "installed for $kver" dkms_installed "$kver"
+ktap_test_result "modinfo -k $kver resolves to ours under updates/" \
+	glob "$(resolved_path "$kver") $(resolved_version "$kver")" "/lib/modules/$kver/updates/* $base-*"
+ktap_test_result "initramfs rebuilt with ours" has_ours_initrd
+ktap_test_result "no Secure Boot message this time" not grep -q 'Secure Boot' "$work/finish.log"
+
+# reinstall_case STATE: a reinstall in that state installs as usual.
+reinstall_case() {
+	local l=$work/reinstall-$1.log
+	apt-get -q install -y --reinstall "$deb" 2>&1 | tee "$l" | grep -v '^readelf: Warning'
+	ktap_test_result "$1: installed for $kver" dkms_installed "$kver"
+	ktap_test_result "$1: initramfs rebuilt" grep -qF "update-initramfs: Generating /boot/initrd.img-$kver" "$l"
+	ktap_test_result "$1: initramfs holds ours" has_ours_initrd
+	ktap_test_result "$1: no Secure Boot message" not grep -q 'Secure Boot' "$l"
+}
+step "3. Secure Boot on, key enrolled: reinstalling"
+reinstall_case "sb-on-enrolled"
+step "4. Secure Boot off: reinstalling"
+sb off
+: >"$state/enrolled"
+reinstall_case "sb-off"
+
+step "purging"
+apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+left=$(leftovers)
+[ -z "$left" ] || echo "left: $left"
+ktap_test_result "nothing left after purge" [ -z "$left" ]
+rm -rf "$work/initrd"
+
+finish "$suite"
