@@ -10,6 +10,9 @@
 # Debian 12's dkms (3.0.10) knows no BUILD_EXCLUSIVE_KERNEL_MAX: this
 # checks the regex form; it also runs dkms.mk, the last line of defence
 # for a dkms that knows no BUILD_EXCLUSIVE at all.
+# Then, with the whole range, 6.12 stands in for a kernel whose in-tree
+# mpt3sas is newer than ours: kept by default with one line; ours only
+# with /etc/mpt3sas-chainpool/replace-newer (packaging/kernel-setup.sh).
 #
 #   tests/packaging/deb-range.sh       (KVER=<6.1 release>, KVER2=<6.12 release>)
 
@@ -78,6 +81,67 @@ ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-chec
 
 step "purging"
 apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+left=$(leftovers)
+[ -z "$left" ] || echo "left: $left"
+ktap_test_result "nothing left after purge" [ -z "$left" ]
+
+# A kernel whose own mpt3sas is newer than our base (7.2 carries
+# 54.100.00.00): the package keeps it, in one line, and installs ours
+# only where $optin asks.  Debian 12 has no such kernel: $kver2's in-tree
+# module (48.100.00.00, or $kver's if it has none) becomes a stand-in, its
+# version string rewritten to $newer (the same length).  This root is
+# thrown away after the run.
+newer=54.100.00.00
+optin=/etc/$name/replace-newer
+mdir=/lib/modules/$kver2/kernel/drivers/scsi/mpt3sas
+src_ko=$(find "$mdir" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas" -name 'mpt3sas.ko*' 2>/dev/null | head -n 1)
+step "a stand-in in-tree mpt3sas $newer for $kver2 (from $src_ko)"
+mkdir -p "$work" "$mdir"
+cp "$src_ko" "$work/intree.ko.${src_ko##*.}"
+src_ko=$work/intree.ko.${src_ko##*.}
+rm -f "$mdir"/mpt3sas.ko*
+case $src_ko in
+*.xz) xz -dc "$src_ko" ;;
+*.zst) zstd -qdc "$src_ko" ;;
+*) cat "$src_ko" ;;
+esac | perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$newer"'\0/' >"$mdir/mpt3sas.ko"
+depmod "$kver2"
+ktap_test_result "$kver2's in-tree mpt3sas is $newer" [ "$(modinfo -k "$kver2" -F version mpt3sas)" = "$newer" ]
+keep="$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): kept it, ours not installed"
+
+step "installing the package for kernels $kmin and newer"
+deb=$(build_debs "$work/full")
+apt-get -q install -y "$deb" 2>&1 | tee "$work/install-newer.log" | grep -v '^readelf: Warning'
+ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
+ktap_test_result "installed for $kver (in-tree 43.100.00.00)" dkms_installed "$kver"
+ktap_test_result "not installed for $kver2 (in-tree $newer)" not dkms_installed "$kver2"
+ktap_test_result "$kver2 still resolves to its in-tree $newer" \
+	[ "$(resolved_path "$kver2") $(resolved_version "$kver2")" = "$mdir/mpt3sas.ko $newer" ]
+ktap_test_result "the install says so in one line: '$keep'" grep -qF "$keep" "$work/install-newer.log"
+ktap_test_result "no dkms error or warning for $kver2" \
+	not grep -qE 'not newer|warning: the build|Error!' "$work/install-newer.log"
+
+step "opting in: $optin, then the command the line names"
+mkdir -p "/etc/$name"
+touch "$optin"
+# apt runs dpkg on a pty: the log's lines end in \r\n.
+cmd=$(tr -d '\r' <"$work/install-newer.log" |
+	sed -n "s|^$name: kernel $kver2 .*to install ours anyway: touch $optin; \(.*\))\.\$|\1|p")
+echo "command: $cmd"
+ktap_test_result "the line names the command: bash /usr/src/$name-*/kernel-setup.sh install $kver2" \
+	glob "$cmd" "bash /usr/src/$name-*/kernel-setup.sh install $kver2"
+# shellcheck disable=SC2086 # a command line
+$cmd 2>&1 | tee "$work/optin.log" | grep -v '^readelf: Warning'
+ktap_test_result "opt-in: installed for $kver2" dkms_installed "$kver2"
+ktap_test_result "opt-in: modinfo -k $kver2 resolves to ours under updates/" \
+	glob "$(resolved_path "$kver2") $(resolved_version "$kver2")" "/lib/modules/$kver2/updates/* $base-*"
+ktap_test_result "opt-in: one line says ours replaces $newer as asked" \
+	grep -qF "$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): installing ours, as $optin asks." "$work/optin.log"
+
+step "purging"
+apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+rm -rf "/etc/${name:?}"
+ktap_test_result "$kver2 resolves to its in-tree $newer again" [ "$(resolved_version "$kver2")" = "$newer" ]
 left=$(leftovers)
 [ -z "$left" ] || echo "left: $left"
 ktap_test_result "nothing left after purge" [ -z "$left" ]
