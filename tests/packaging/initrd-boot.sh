@@ -16,6 +16,8 @@
 #   initrd-boot.sh --rpm EL     the RPM's dracut image on RHEL kernel EL
 #                               (el8.10, el9.4), kept by rpm-install.sh in
 #                               build/pkg/rpm-vm/EL/
+#   initrd-boot.sh --deb SERIES the .deb's on a bundle's kernel (Ubuntu's),
+#                               kept by deb-ubuntu.sh in build/pkg/vm-SERIES/
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -27,12 +29,18 @@ set -eu
 vm=$top/build/pkg/vm
 dest=updates/dkms
 suite="initrd-boot"
-if [ "${1:-}" = --rpm ]; then
+case ${1:-} in
+--rpm)
 	vm=$top/build/pkg/rpm-vm/${2:?initrd-boot.sh --rpm EL}
 	dest=extra
 	suite=initrd-boot-$2
-fi
-[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh (rpm-install.sh) first"
+	;;
+--deb)
+	vm=$top/build/pkg/vm-${2:?initrd-boot.sh --deb SERIES}
+	suite=initrd-boot-$2
+	;;
+esac
+[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh (deb-ubuntu.sh, rpm-install.sh) first"
 kver=$(cat "$vm/kver")
 vmlinuz=$vm/vmlinuz-$kver
 initrd=$vm/initrd.img-$kver

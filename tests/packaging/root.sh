@@ -64,10 +64,12 @@ if [ "$flavour" = rpm ]; then
 		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
 		ca-certificates diffutils patch bc)
 	pkgroot=$top/build/pkgroot-rpm
-	# The kernel bundles (KERNEL_BUNDLES of tests/kernels/lib.sh),
-	# read-only at /kbundles inside.
 	[ -f "$KERNEL_BUNDLES/MANIFEST" ] ||
 		die "no kernel bundles in $KERNEL_BUNDLES (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
+fi
+# The kernel bundles (KERNEL_BUNDLES of tests/kernels/lib.sh), where there
+# are any, read-only at /kbundles inside.
+if [ -f "$KERNEL_BUNDLES/MANIFEST" ]; then
 	bundles=$(cd "$KERNEL_BUNDLES" && pwd)
 fi
 key=$(printf '%s\n' "$suite" "${packages[@]}" "$(mmdebstrap --version)" | sha256sum | cut -c1-16)
@@ -125,6 +127,6 @@ exec unshare --mount --propagation private --pid --fork --kill-child -- \
 	fi
 	cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null || :
 	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${KVER:+KVER=$KVER} \
+		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${BUNDLES:+KERNEL_BUNDLES=/kbundles} ${KVER:+KVER=$KVER} \
 		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} ${PLANT:+PLANT=$PLANT} "$@"
 ' pkgroot "$script" "$@"
