@@ -7,7 +7,7 @@
 #
 #   dkms           noarch, built from Debian's dkms source with its Makefile's
 #                  install-redhat target (the same upstream dkms EPEL ships)
-#   kernel-core    per bundle (/kbundles/el*.tar.xz): vmlinuz, System.map,
+#   kernel-core    per series tagged rpm (its bundle): vmlinuz, System.map,
 #                  config and every module (mpt3sas.ko.xz among them) under
 #                  /lib/modules/<release>, modules.* as %ghost; %post runs
 #                  depmod, %posttrans and %preun run kernel-install as
@@ -102,8 +102,8 @@ Requires: gcc make kmod elfutils-libelf-devel
 Recommends: kernel-devel"
 
 # --- kernels
-for b in /kbundles/el*.tar.xz; do
-	el=$(basename "$b" .tar.xz)
+for el in $(kernel_series rpm); do
+	b=$KERNEL_BUNDLES/$el.tar.xz
 	st=$work/stage-$el
 	mkdir -p "$st"
 	tar -xJf "$b" -C "$st"

@@ -16,21 +16,20 @@
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# the series, among the bundles root.sh mounts at /kbundles
-KERNEL_BUNDLES=/kbundles
+# the series, among the bundles root.sh mounts at /kbundles (KERNEL_BUNDLES)
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 el=${EL:-$(kernel_one rpm)}
 series_has "$el" rpm || ktap_exit_fail_msg "EL=$el: not one of the series tagged rpm: $(kernel_series rpm)"
-# el_kver EL: the kernel release of bundle EL, from the bundles' MANIFEST.
-el_kver() { sed -n "s/^| $1 | \([^ ]*\) |.*/\1/p" /kbundles/MANIFEST; }
+# el_kver EL: the kernel release of bundle EL, its one lib/modules/ folder.
+el_kver() { tar -tJf "$KERNEL_BUNDLES/$1.tar.xz" | sed -n 's|^\./lib/modules/\([^/]*\)/$|\1|p' | head -n 1; }
 # the other bundle: the kernel installed afterwards
 el2=$(kernel_series rpm | tr ' ' '\n' | grep -vxF "$el" | head -n 1)
 [ -n "$el2" ] || ktap_exit_fail_msg "EL=$el: no other series tagged rpm to install afterwards"
 kver=$(el_kver "$el")
 kver2=$(el_kver "$el2")
 { [ -n "$kver" ] && [ -n "$kver2" ]; } ||
-	ktap_exit_fail_msg "no $el/$el2 in /kbundles/MANIFEST"
+	ktap_exit_fail_msg "no kernel in the bundle of $el or $el2 in $KERNEL_BUNDLES"
 initramfs() { echo "/boot/initramfs-$1.img"; }
 DNF=(dnf -y --disablerepo='*' --enablerepo=fixtures)
 
@@ -86,10 +85,12 @@ gpgcheck=0
 EOF
 }
 
-# fixture_repo: the cached repository, made once per fixture script and bundles.
+# fixture_repo: the cached repository, made once per fixture script, series
+# list and bundles.
 fixture_repo() {
 	local key
-	key=$(cat "$top/tests/packaging/rpm-fixtures.sh" /kbundles/MANIFEST | sha256sum | cut -c1-16)
+	key=$(cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST" |
+		sha256sum | cut -c1-16)
 	repo=$top/build/pkgroot-rpm/repo-$key
 	exec 7>"$top/build/pkgroot-rpm/.lock-repo"
 	flock 7
