@@ -57,7 +57,7 @@ find "$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
 cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/kernel-setup.sh" \
-	"$top/packaging/dkms-post-install.sh" \
+	"$top/packaging/dkms-original-module.sh" \
 	"$top/COPYING" "$dir/"
 
 sed -e "s/@PACKAGE_VERSION@/$version/g" \

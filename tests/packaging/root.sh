@@ -8,7 +8,8 @@
 # --rpm: the RPM root instead (build/pkgroot-rpm/): a Debian 12 userland with
 # rpm, dnf, createrepo_c, dracut and kernel-install in place of dpkg's kernel
 # and DKMS tools; tests/packaging/rpm-root.sh makes it look like RHEL
-# inside.  EL (el8.10, el9.4) and PLANT pass through to SCRIPT.
+# inside.  EL (el8.10, el9.4), PLANT and DKMS_SUITE (rpm-fixtures.sh)
+# pass through to SCRIPT.
 #
 # The root is made once by mmdebstrap from Debian's archive (the host's own
 # apt sources name the mirror) with the packages below, and kept unpacked
@@ -128,5 +129,6 @@ exec unshare --mount --propagation private --pid --fork --kill-child -- \
 	cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null || :
 	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${BUNDLES:+KERNEL_BUNDLES=/kbundles} ${KVER:+KVER=$KVER} \
+		${DKMS_SUITE:+DKMS_SUITE=$DKMS_SUITE} \
 		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} ${PLANT:+PLANT=$PLANT} "$@"
 ' pkgroot "$script" "$@"

@@ -28,7 +28,8 @@ LOG_TAG=rpm-fixtures
 out=$1
 [ "${PKGROOT:-}" = 1 ] || die "run inside the RPM root: tests/packaging/root.sh --rpm"
 # dkms: the newest in Debian 13's source (3.2: EPEL 8 and 9 follow
-# upstream's 3.x releases); DKMS_SUITE=bookworm gives 3.0.10.
+# upstream's 3.x releases); DKMS_SUITE names another suite (bookworm's
+# 3.0.10 fails: the archive here no longer serves its orig tarball).
 dkms_suite=${DKMS_SUITE:-trixie}
 work=$out.work
 rm -rf "$work" "$out"

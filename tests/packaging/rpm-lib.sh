@@ -86,11 +86,11 @@ EOF
 }
 
 # fixture_repo: the cached repository, made once per fixture script, series
-# list and bundles.
+# list, bundles and DKMS_SUITE.
 fixture_repo() {
 	local key
-	key=$(cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST" |
-		sha256sum | cut -c1-16)
+	key=$({ cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST"
+		echo "${DKMS_SUITE:-}"; } | sha256sum | cut -c1-16)
 	repo=$top/build/pkgroot-rpm/repo-$key
 	exec 7>"$top/build/pkgroot-rpm/.lock-repo"
 	flock 7
