@@ -13,7 +13,12 @@
 # - the same tree gives the same tarball (reproducible);
 # - the package version sorts right in dpkg and rpm;
 # - the BUILD_EXCLUSIVE_KERNEL regex and dkms.mk agree with the range, and
-#   dkms.mk has no range rule of its own (it runs kernel-range.sh).
+#   dkms.mk has no range rule of its own (it runs kernel-range.sh);
+# - dkms.conf's POST_INSTALL and POST_REMOVE script, on a made-up
+#   /lib/modules and dkms tree in the states dkms 3.0.10 and 3.2.2 leave:
+#   the kernel's own module put back where dkms moved it from, an older
+#   dkms's second copy in /updates removed (or moved home), anything else
+#   left alone.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -124,6 +129,60 @@ for k in 5.3.18 5.4.0-1 5.10.0-35-amd64 6.0.1 6.1.0-56-amd64 6.2.0 6.12.117+deb1
 	[[ $k =~ $r2 ]] && r=yes || r=no
 	ktap_test_result "range 5.4 to 6.1, kernel $k: $want" [ "$r" = "$want" ]
 done
+
+# The hook script, as dkms runs it (a chroot-free stand-in: it is given
+# the paths; /lib/modules is faked by running it with a private root).
+# shellcheck disable=SC2016 # the inner shell's own arguments
+hook() { unshare --mount --propagation private -- bash -c 'mount --bind "$1" /lib/modules && shift && sh "$@"' hook "$fake/lib/modules" "$t/dkms-original-module.sh" "$@"; }
+k=5.14.0-427.42.1.el9_4.x86_64
+fake=$work/fake
+own=$fake/lib/modules/$k/kernel/drivers/scsi/mpt3sas
+arch=$fake/dkms/$name/original_module/$k/x86_64
+reset_fake() {
+	rm -rf "$fake"
+	mkdir -p "$own" "$arch" "$fake/lib/modules/$k/updates" "$fake/lib/modules/$k/extra"
+	echo in-tree >"$work/intree.ko.xz"
+}
+# shellcheck disable=SC2016 # dkms.conf's text
+ktap_test_result "dkms.conf runs the hook after install" \
+	grep -qx 'POST_INSTALL="dkms-original-module.sh installed ${kernelver} ${dkms_tree}"' "$conf"
+# shellcheck disable=SC2016 # dkms.conf's text
+ktap_test_result "dkms.conf runs the hook after removal" \
+	grep -qx 'POST_REMOVE="dkms-original-module.sh removed ${kernelver}"' "$conf"
+# dkms 3.2.2 moved the in-tree module and wrote down where from
+reset_fake
+cp "$work/intree.ko.xz" "$arch/mpt3sas.ko.xz"
+echo "/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz" >"$arch/mpt3sas.ko.xz.origin"
+hook installed "$k" "$fake/dkms" >/dev/null
+ktap_test_result "installed, .origin (dkms 3.1.8+): the kernel's own file is back" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
+# dkms 3.0.10: no .origin
+reset_fake
+cp "$work/intree.ko.xz" "$arch/mpt3sas.ko.xz"
+hook installed "$k" "$fake/dkms" >/dev/null
+ktap_test_result "installed, no .origin (dkms 3.0.10): the kernel's own file is back" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
+# an archived module from elsewhere while the kernel's own is in place
+reset_fake
+echo other >"$arch/mpt3sas.ko.xz"
+cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
+hook installed "$k" "$fake/dkms" >/dev/null
+ktap_test_result "installed, the kernel's own file in place: left alone" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
+# dkms 3.0.10's removal: the archive moved to /updates beside the copy
+reset_fake
+cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
+cp "$work/intree.ko.xz" "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+hook removed "$k" >/dev/null
+ktap_test_result "removed: an older dkms's second copy in /updates is gone" [ ! -e "$fake/lib/modules/$k/updates/mpt3sas.ko.xz" ]
+ktap_test_result "removed: the kernel's own file stays" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
+reset_fake
+cp "$work/intree.ko.xz" "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+hook removed "$k" >/dev/null
+ktap_test_result "removed, the kernel's own place empty: gone from /updates" [ ! -e "$fake/lib/modules/$k/updates/mpt3sas.ko.xz" ]
+ktap_test_result "removed, the kernel's own place empty: moved home" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
+reset_fake
+cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
+echo other >"$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+hook removed "$k" >/dev/null
+ktap_test_result "removed: a different mpt3sas in /updates is not ours to touch" grep -qx other "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
 
 rm -rf "$work"
 finish dist
