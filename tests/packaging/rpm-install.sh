@@ -18,7 +18,7 @@
 #                             mpt3sas.ko.xz is back, rpm -V kernel-core is
 #                             clean, nothing of ours is left
 #
-# PLANT=no-dracut: %post and %posttrans skip dracut; PLANT=preun-no-remove:
+# PLANT=posttrans-no-dracut: %posttrans skips dracut; PLANT=preun-no-remove:
 # %preun forgets dkms remove.  Each must turn this red.
 
 set -eu

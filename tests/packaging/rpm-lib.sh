@@ -134,12 +134,12 @@ planted_spec() {
 	# shellcheck disable=SC2016 # the spec's text
 	case ${PLANT:-} in
 	'') echo "$spec" && return 0 ;;
-	# %post and %posttrans skip dracut: both run kernel-setup.sh, which
-	# finds a dracut that does nothing first in PATH
-	no-dracut) sed 's|^bash %{_usrsrc}|mkdir -p /run/planted \&\& ln -sf /bin/true /run/planted/dracut \&\& PATH=/run/planted:$PATH &|' ;;
+	# %posttrans skips dracut: its kernel-setup.sh finds a dracut that
+	# does nothing first in PATH
+	posttrans-no-dracut) sed '/^%posttrans/,/^%preun/ s|^bash %{_usrsrc}|mkdir -p /run/planted \&\& ln -sf /bin/true /run/planted/dracut \&\& PATH=/run/planted:$PATH &|' ;;
 	# %preun forgets dkms remove
 	preun-no-remove) sed '/^%preun/,/^%files/ { /dkms remove/d }' ;;
-	*) ktap_exit_fail_msg "PLANT=$PLANT: no-dracut or preun-no-remove" ;;
+	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut or preun-no-remove" ;;
 	esac <"$spec" >"$1/planted.spec"
 	! cmp -s "$spec" "$1/planted.spec" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in $spec"
 	echo "$1/planted.spec"

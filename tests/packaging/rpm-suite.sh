@@ -11,8 +11,8 @@
 # tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults,
 # on EL (default: the first series tagged rpm-reduced),
 # (PLANT, see rpm-install.sh) must turn each suite red: install with a
-# %post and %posttrans that skip dracut, remove with a %preun that forgets
-# dkms remove, upgrade with the dracut one (the reinstall is rebuilt by
+# %posttrans that skips dracut, remove with a %preun that forgets dkms
+# remove, upgrade with the %posttrans one (the reinstall is rebuilt by
 # nothing else); RPM_PLANTS picks suites among them (default all three).
 # Prints KTAP: ok when the planted run failed.
 
@@ -73,9 +73,9 @@ detects-faults)
 			rc=1
 		fi
 	done <<'EOT'
-install|no-dracut|initramfs holds our mpt3sas|rpm-install.sh|
+install|posttrans-no-dracut|initramfs holds our mpt3sas|rpm-install.sh|
 remove|preun-no-remove|nothing left|rpm-install.sh|--remove
-upgrade|no-dracut|the initramfs was rebuilt|rpm-upgrade.sh|
+upgrade|posttrans-no-dracut|the initramfs was rebuilt|rpm-upgrade.sh|
 EOT
 	echo "1..$n" ;;
 *) echo "rpm-suite.sh: $what: install, remove, upgrade or detects-faults" >&2; exit 2 ;;
