@@ -595,8 +595,12 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 	if (!ret && pool->core.debug) {
 		map = kzalloc(chainpool_core_map_bytes(plan, slab.order),
 			      dc->gfp);
-		if (!map)
+		if (!map) {
+			u32 bytes = chainpool_plan_slab_bytes(plan, slab.order);
+
+			chainpool_dma_free(dc, bytes, slab.cpu, slab.dma);
 			ret = -ENOMEM;
+		}
 	}
 
 	spin_lock_irqsave(&pool->lock, flags);
