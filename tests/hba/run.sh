@@ -117,8 +117,9 @@ configure() {
 
 # build_qemu: our QEMU (tests/hba/qemu.sh) in $qemu
 build_qemu() {
-	"$here/qemu.sh"
-	qemu=$BUILD_ROOT/qemu/current/qemu-system-x86_64
+	# the binary of our sources, not build/qemu/current: another
+	# worktree's build may move that during the run
+	qemu=$("$here/qemu.sh" | tail -n 1)
 	[ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
 }
 
