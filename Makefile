@@ -30,8 +30,10 @@
 #                        (tests/hba/, into build/qemu/; cached)
 #   make hbatest         mpt3sas.ko on the emulated HBA in QEMU on every kernel
 #                        series: attach, chain pool, direct I/O, rmmod,
-#                        cycles, shutdown, hot-unplug, the timing tool, and
-#                        in-tree against ours (build/hbatest/table.md);
+#                        cycles, shutdown, hot-unplug, the timing tool,
+#                        in-tree against ours (build/hbatest/table.md), the
+#                        lying controllers (tests/hba/lying.sh), then the
+#                        full fault walk (tests/hba-alloc/run.sh);
 #                        make hbatest-reduced: one of each on the series
 #                        tagged hbatest
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
@@ -110,6 +112,7 @@ qemu: | deps-check
 
 hbatest: tree | deps-check
 	tests/hba/run.sh
+	tests/hba-alloc/run.sh
 
 hbatest-reduced: tree | deps-check
 	tests/hba/run.sh --reduced

@@ -6,7 +6,10 @@
 # in by tests/hba/qemu-wiring.patch, for x86_64-softmmu only and with few
 # devices.  The result is build/qemu/<version>-<hash>/qemu-system-x86_64,
 # where <hash> covers our files and this script; build/qemu/current points
-# at it.  A second run with nothing changed does nothing.
+# at it; the path of the binary is printed on stdout, for a caller that
+# must not race another worktree's build for `current`.  A second run with
+# nothing changed does nothing.  Other hashes' folders are left alone: the
+# cache is shared by worktrees whose devices differ.
 #
 # The source package is fetched through a private apt state (the host's own
 # mirrors, deb-src added there only) and kept in build/qemu/src/.
@@ -33,6 +36,7 @@ out=$QDIR/$upver-${version##*-}-$hash
 if [ -x "$out/qemu-system-x86_64" ]; then
 	ln -sfn "$(basename "$out")" "$QDIR/current"
 	log "up to date: ${out#"$REPO_ROOT"/}/qemu-system-x86_64"
+	echo "$out/qemu-system-x86_64"
 	exit 0
 fi
 
@@ -86,6 +90,6 @@ mkdir -p "$out.tmp"
 cp "$tree/build/qemu-system-x86_64" "$out.tmp/"
 mv "$out.tmp" "$out"
 # older builds go
-find "$QDIR" -mindepth 1 -maxdepth 1 -name "$upver-*" ! -name "${out##*/}" -exec rm -rf {} +
 ln -sfn "$(basename "$out")" "$QDIR/current"
 log "built ${out#"$REPO_ROOT"/}/qemu-system-x86_64 in $((SECONDS - t0))s"
+echo "$out/qemu-system-x86_64"

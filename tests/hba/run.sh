@@ -23,6 +23,11 @@
 #             which the driver double-buffers through its BAR): the chain
 #             lookup of _clone_sg_entries() finds every chain (full run:
 #             with chainpool and dma_pool)
+#   lying     hba-lying: a controller per case hot-plugged behind a second
+#             root port (lying.py answers the guest's requests on its QMP
+#             socket), with IOC Facts at their edges or a protocol break
+#             (the device's lie=): each case attaches and does I/O, or
+#             fails the probe with one line; nothing leaks (lying.sh)
 #   malformed no guest: the device alone against malformed requests
 #             (malformed.sh, qtest)
 #
@@ -37,7 +42,8 @@
 # and build/hbatest/table.md (tests/hba/results.py).
 #
 # Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
-# "@script args" per line), HBA_MCPU_PLAN (the mcpu round's), HBA_ROUNDS
+# "@script args" per line), HBA_MCPU_PLAN (the mcpu round's),
+# HBA_LYING_PLAN (the lying round's, default lying_cases), HBA_ROUNDS
 # (the rounds to run, e.g. "main"), HBA_GUEST_DIR (a folder of guest
 # scripts searched before tests/hba/guest/: another suite's), HBA_NAME
 # (the suite's name in the summary, default hbatest), HBA_APPEND (more
@@ -80,6 +86,7 @@ configure() {
 		timeout=${HBA_TIMEOUT:-600}
 		rounds=${HBA_ROUNDS:-main unplug mcpu malformed}
 		mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
+		lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases reduced)"}
 		unplug_jobs=2
 		return
 	fi
@@ -108,17 +115,60 @@ configure() {
 				rounds="$rounds timing-$a-$b"
 			done
 		done
-		rounds="$rounds unplug mcpu malformed"
+		rounds="$rounds unplug mcpu lying malformed"
 	fi
 	mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4
 @hba-mcpu 256 dma_pool 4"}
+	lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
 	unplug_jobs=4
+}
+
+# lying_cases reduced|full: the lying round's cases, NAME:PROPS:EXPECT
+# (guest/hba-lying), on one line.  Reduced: one of each kind (the edges
+# of IOC Facts, a fault the driver must recover from, a break it must
+# shrug off, I/O across a diag reset, an IOC that faults at every IOC
+# Init and a doorbell that never answers: probes that must fail; the
+# chain segment of one element and the reply post queue of 16 that
+# patches 0305 and 0306 fixed).
+lying_cases() {
+	local c="credit-1:request_credit=1:fail
+msix-1:msix_vectors=1:attach
+fault-at-init:lie=ioc_fault:reset
+smid-past-credit:lie=smid,lie_after=20:attach
+reset-in-io:lie=io_fault,lie_after=60:reset
+fault-always:lie=ioc_fault,lie_count=0:fail
+doorbell-mute:lie=doorbell_mute,lie_count=0:fail
+chain-seg-1:max_chain_segment_size=1:attach
+post-depth-16:max_reply_post_depth=16:fail"
+	[ "$1" = reduced ] || c="$c
+credit-max:request_credit=65535:attach
+hp-credit-0:hi_priority_credit=0:attach
+hp-credit-max:hi_priority_credit=65535:attach
+reply-frame-64:reply_frame_size=0x10:attach
+chain-depth-0:max_chain_depth=0:attach
+chain-depth-1:max_chain_depth=1:attach
+chain-depth-255:max_chain_depth=255:attach
+chain-seg-32:max_chain_segment_size=32:attach
+post-depth-32:max_reply_post_depth=32:fail
+post-depth-592:max_reply_post_depth=592:fail
+post-depth-608:max_reply_post_depth=608:attach
+msix-96:msix_vectors=96:attach
+msix-off:msix=off:attach
+reply-outside-pool:lie=reply_addr,lie_after=5:attach
+config-short-once:lie=config_short:attach
+doorbell-mute-once:lie=doorbell_mute:fail"
+	# Not here: lie=config_short,lie_count=0 (every page read short) ends
+	# in neither: the driver reads the missing tails from its config
+	# buffer's stale contents, port enable works, and no disk ever shows
+	# ("device is not present handle(0x049)"): open, README.md.
+	echo "$c" | tr '\n' ' '
 }
 
 # build_qemu: our QEMU (tests/hba/qemu.sh) in $qemu
 build_qemu() {
-	"$here/qemu.sh"
-	qemu=$BUILD_ROOT/qemu/current/qemu-system-x86_64
+	# the binary of our sources, not build/qemu/current: another
+	# worktree's build may move that during the run
+	qemu=$("$here/qemu.sh" | tail -n 1)
 	[ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
 }
 
@@ -218,7 +268,8 @@ round_plan() {
 		;;
 	unplug) echo "@hba-unplug 256 chainpool $unplug_jobs" ;;
 	mcpu) echo "$mcpu_plan" ;;
-	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug, mcpu, malformed)" ;;
+	lying) echo "$lying_plan" ;;
+	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug, mcpu, lying, malformed)" ;;
 	esac
 }
 
@@ -243,7 +294,8 @@ round_hba_opts() {
 }
 
 # round_qemu_args ROUND, round_append ROUND: more QEMU options and kernel
-# command line of a round.  The unplug goes through native PCIe hot-plug
+# command line of a round (lying: a second root port for its controllers).
+# The unplug and the lying round's plugs go through native PCIe hot-plug
 # (pciehp) of the root port, as on a server, not QEMU's ACPI hot-plug,
 # which kernels without CONFIG_HOTPLUG_PCI_ACPI (the bundles' minimal
 # configurations) never see; and pciehp runs whatever the firmware's _OSC
@@ -251,12 +303,13 @@ round_hba_opts() {
 round_qemu_args() {
 	case $1 in
 	unplug) echo " -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off" ;;
+	lying) echo " -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off -device pcie-root-port,id=rp1,chassis=2,slot=2" ;;
 	esac
 }
 
 round_append() {
 	case $1 in
-	unplug) echo " pcie_ports=native" ;;
+	unplug | lying) echo " pcie_ports=native" ;;
 	esac
 }
 
@@ -280,6 +333,18 @@ run_round() {
 				"$here/unplug.py" "$dir/$series-$setup.log" "$qmpdir/$series-$setup.qmp" hba \
 					$((timeout * $(wc -w <<<"$kernels") + 600)) \
 					> "$dir/$series-$setup.unplug" 2>&1 &
+				watchers="$watchers $!"
+			done
+		done
+	fi
+	if [ "$round" = lying ]; then
+		for series in $kernels; do
+			for setup in $setups; do
+				# the hot-plugged controllers' disk: the guest's own copy
+				cp "$disk" "$dir/$series-$setup.img"
+				"$here/lying.py" "$dir/$series-$setup.log" "$qmpdir/$series-$setup.qmp" \
+					"$dir/$series-$setup.img" $((timeout * $(wc -w <<<"$kernels") + 600)) \
+					> "$dir/$series-$setup.lying" 2>&1 &
 				watchers="$watchers $!"
 			done
 		done
@@ -330,6 +395,17 @@ report_round() {
 	done
 	ktap_test_result "$round: the harness: $(tail -n 1 "$dir/harness.out")" \
 		grep -qE '^[0-9]+ passed, 0 failed$' "$dir/harness.out"
+	if [ "$round" = lying ]; then
+		for series in $kernels; do
+			for setup in $setups; do
+				f=$dir/$series-$setup.lying
+				[ -f "$dir/$series-$setup.log" ] || continue
+				ktap_test_result "$round: $series $setup: QEMU: $(tail -n 1 "$f" 2>/dev/null)" \
+					grep -q 'the guest is done' "$f"
+				rm -f "$dir/$series-$setup.img"
+			done
+		done
+	fi
 	[ "$round" = unplug ] || return 0
 	for series in $kernels; do
 		for setup in $setups; do

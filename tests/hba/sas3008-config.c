@@ -362,6 +362,16 @@ void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
         }
     }
     len = sas3008_config_page(s, type, exttype, num, addr, page, &status);
+    if (len > hlen && action != CFG_ACTION_HEADER &&
+        sas3008_lie(s, LIE_CONFIG_SHORT)) {
+        /* half the page, and its header says so: less than the header's */
+        len = QEMU_ALIGN_UP(hlen + (len - hlen) / 2, 4);
+        if (exttype) {
+            stw_le_p(page + PAGE_EXT_LENGTH, len / 4);
+        } else {
+            page[PAGE_LENGTH] = len / 4;
+        }
+    }
     sas3008_reply_header(reply, req, sizeof(reply), status);
     /* the header always echoes the page asked for */
     memcpy(reply + CONFIG_HEADER, hdr, PAGE_HEADER_SIZE);

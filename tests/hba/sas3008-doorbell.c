@@ -88,6 +88,10 @@ static void sas3008_ioc_init(SAS3008State *s, const uint8_t *req)
     uint32_t queues = req[IOCINIT_HOST_MSIX_VECTORS] ?
                       req[IOCINIT_HOST_MSIX_VECTORS] : 1;
 
+    if (s->state == IOC_STATE_READY && sas3008_lie(s, LIE_IOC_FAULT)) {
+        sas3008_fault(s, FAULT_LIE, "lie: a fault instead of IOC Init");
+        return;
+    }
     if (s->state != IOC_STATE_READY) {
         status = ST_INVALID_FUNCTION;
     } else if (frame < SCSIIO_SGL || frame > REPLY_MAX ||
@@ -225,6 +229,9 @@ void sas3008_doorbell_write(SAS3008State *s, uint32_t val)
         if (s->hs_cnt == 0 || s->hs_cnt > HANDSHAKE_MAX_DWORDS) {
             sas3008_fault(s, FAULT_BAD_DESCRIPTOR, "handshake length");
             break;
+        }
+        if (sas3008_lie(s, LIE_DOORBELL_MUTE)) {
+            break;      /* no handshake, no doorbell interrupt */
         }
         s->hs_idx = 0;
         s->hs_state = HS_WRITE;

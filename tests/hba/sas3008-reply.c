@@ -94,6 +94,11 @@ void sas3008_turbo_reply(SAS3008State *s, uint16_t smid, uint8_t msix)
     if (s->state != IOC_STATE_OPERATIONAL || s->resetting) {
         return;
     }
+    if (sas3008_lie(s, LIE_SMID)) {
+        /* a completion of an SMID past every credit, then the real one */
+        sas3008_post_desc(s, q, sas3008_desc(RPY_SCSI_IO_SUCCESS, q,
+                                             s->max_smid + 1));
+    }
     if (!sas3008_post_desc(s, q, sas3008_desc(RPY_SCSI_IO_SUCCESS, q, smid))) {
         sas3008_fault(s, FAULT_BAD_INDEX, "reply post queue full");
     }
@@ -126,6 +131,10 @@ static void sas3008_post_replies(SAS3008State *s)
                                 s->reply_free_depth;
         pci_dma_write(&s->dev, ((uint64_t)s->reply_high << 32) | frame,
                       p->data, p->len);
+        if (sas3008_lie(s, LIE_REPLY_ADDR)) {
+            /* 1 GiB off: no reply pool is that large */
+            frame ^= REPLY_LIE_DISTANCE;
+        }
         desc = sas3008_desc(RPY_ADDRESS_REPLY, q, p->smid) |
                ((uint64_t)frame << RPY_DESC_FRAME_SHIFT);
         g_queue_pop_head(&s->pending);

@@ -94,6 +94,40 @@ void sas3008_fault(SAS3008State *s, uint16_t code, const char *why)
     s->fault_code = code;
 }
 
+/* The names of lie=, by SAS3008Lie */
+static const char *const sas3008_lies[] = {
+    [LIE_NONE] = "none",
+    [LIE_SMID] = "smid",
+    [LIE_REPLY_ADDR] = "reply_addr",
+    [LIE_CONFIG_SHORT] = "config_short",
+    [LIE_IOC_FAULT] = "ioc_fault",
+    [LIE_DOORBELL_MUTE] = "doorbell_mute",
+    [LIE_IO_FAULT] = "io_fault",
+};
+
+/**
+ * sas3008_lie: is this chance to commit @lie one the lie= property takes?
+ * After lie_after chances, lie_count times (0: always).
+ * @s: the HBA
+ * @lie: the lie the caller could commit now
+ */
+bool sas3008_lie(SAS3008State *s, SAS3008Lie lie)
+{
+    uint32_t n;
+
+    if (s->lie != lie || lie == LIE_NONE) {
+        return false;
+    }
+    n = s->lie_chances++;
+    if (n < s->lie_after ||
+        (s->lie_count && n - s->lie_after >= s->lie_count)) {
+        return false;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "sas3008: lie %s, chance %u\n",
+                  sas3008_lies[lie], n + 1);
+    return true;
+}
+
 /* Requests from the request queue */
 
 /* What the request queue takes, by function; the rest is refused */
@@ -164,6 +198,10 @@ static void sas3008_request(SAS3008State *s, uint32_t lo, uint32_t hi)
     }
     if (fn != only) {
         sas3008_fault(s, FAULT_BAD_DESCRIPTOR, why);
+        return;
+    }
+    if (fn == FN_SCSI_IO && sas3008_lie(s, LIE_IO_FAULT)) {
+        sas3008_fault(s, FAULT_LIE, "lie: a fault instead of a SCSI IO");
         return;
     }
     if (fn < ARRAY_SIZE(sas3008_functions) && sas3008_functions[fn]) {
@@ -298,6 +336,15 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
         error_setg(errp, "msix_vectors must be 1 to %d", MSIX_MAX_VECTORS);
         return;
     }
+    for (s->lie = 0; s->lie_name; s->lie++) {
+        if (s->lie == ARRAY_SIZE(sas3008_lies)) {
+            error_setg(errp, "unknown lie %s", s->lie_name);
+            return;
+        }
+        if (!strcmp(s->lie_name, sas3008_lies[s->lie])) {
+            break;
+        }
+    }
     if (s->request_frame_size * 4 < REQUEST_FRAME_MIN ||
         s->request_frame_size * 4 > REPLY_MAX ||
         s->reply_frame_size * 4 < REPLY_FRAME_MIN ||
@@ -431,6 +478,9 @@ static Property sas3008_properties[] = {
     DEFINE_PROP_UINT32("fw_version", SAS3008State, fw_version, 0x10000100),
     DEFINE_PROP_UINT64("stall_lba", SAS3008State, stall_lba, UINT64_MAX),
     DEFINE_PROP_BOOL("mcpu", SAS3008State, mcpu, false),
+    DEFINE_PROP_STRING("lie", SAS3008State, lie_name),
+    DEFINE_PROP_UINT32("lie_after", SAS3008State, lie_after, 0),
+    DEFINE_PROP_UINT32("lie_count", SAS3008State, lie_count, 1),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -89,6 +89,23 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define FAULT_BAD_INDEX         0x5303
 #define FAULT_REPLY_FREE_EMPTY  0x5304
 #define FAULT_NOT_OPERATIONAL   0x5305
+#define FAULT_LIE               0x5306  /* a fault lie= asked for */
+
+/*
+ * Not MPI: the lie= property, a protocol break the device commits on
+ * purpose (tests/hba/lying.sh): lie_after chances let go by first, then
+ * lie_count times (0: every time).
+ */
+typedef enum {
+    LIE_NONE,
+    LIE_SMID,           /* an extra SCSI IO success with an SMID past credit */
+    LIE_REPLY_ADDR,     /* an address reply outside the reply frames */
+    LIE_CONFIG_SHORT,   /* a page read shorter than its header said */
+    LIE_IOC_FAULT,      /* FAULT instead of an answer to IOC Init */
+    LIE_DOORBELL_MUTE,  /* a handshake the doorbell never answers */
+    LIE_IO_FAULT,       /* FAULT instead of taking a SCSI IO */
+} SAS3008Lie;
+#define REPLY_LIE_DISTANCE      0x40000000      /* LIE_REPLY_ADDR's frame */
 
 #define HANDSHAKE_MAX_DWORDS    128
 #define REPLY_MAX               128     /* request and reply frames, most */
@@ -145,6 +162,11 @@ struct SAS3008State {
     bool use_msix;
     uint64_t stall_lba;             /* hold the first READ of this LBA */
     bool stalled_once;
+    char *lie_name;                 /* lie=: see SAS3008Lie */
+    uint32_t lie_after;
+    uint32_t lie_count;
+    SAS3008Lie lie;
+    uint32_t lie_chances;           /* the lie's chances so far */
 
     /* doorbell and handshake */
     uint32_t state;
@@ -204,6 +226,7 @@ SCSIDevice *sas3008_phy_dev(SAS3008State *s, int phy);
 SCSIDevice *sas3008_handle_dev(SAS3008State *s, uint16_t handle);
 uint64_t sas3008_dev_sas_addr(SAS3008State *s, int phy);
 void sas3008_fault(SAS3008State *s, uint16_t code, const char *why);
+bool sas3008_lie(SAS3008State *s, SAS3008Lie lie);
 
 /* sas3008-reply.c */
 bool sas3008_reply_pending(SAS3008State *s, uint32_t q);

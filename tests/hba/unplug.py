@@ -77,6 +77,18 @@ class QMP:
                 return False
 
 
+def guarded(tag, body):
+    """body()'s status; 2 if QMP failed, 1 if QEMU refused a command."""
+    try:
+        return body()
+    except (OSError, EOFError) as e:
+        print(f"{tag}: QMP: {e}")
+        return 2
+    except RuntimeError as e:
+        print(f"{tag}: refused: {e}")
+        return 1
+
+
 def main():
     if len(sys.argv) not in (4, 5):
         print(__doc__.strip(), file=sys.stderr)
@@ -87,21 +99,18 @@ def main():
     if not wait_for_request(log, deadline):
         print(f"unplug {device}: the guest never asked for it")
         return 2
-    try:
+
+    def unplug():
         qmp = QMP(path, deadline)
         start = time.monotonic()
         qmp.command("device_del", id=device)
         if not qmp.wait_event("DEVICE_DELETED", device, min(deadline, start + 120)):
             print(f"unplug {device}: no DEVICE_DELETED within 120 s")
             return 1
-    except (OSError, EOFError) as e:
-        print(f"unplug {device}: QMP: {e}")
-        return 2
-    except RuntimeError as e:
-        print(f"unplug {device}: device_del refused: {e}")
-        return 1
-    print(f"unplug {device}: deleted {time.monotonic() - start:.1f} s after device_del")
-    return 0
+        print(f"unplug {device}: deleted {time.monotonic() - start:.1f} s after device_del")
+        return 0
+
+    return guarded(f"unplug {device}", unplug)
 
 
 if __name__ == "__main__":

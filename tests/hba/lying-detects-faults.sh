@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/hba/lying-detects-faults.sh: the lying controllers' suite
+# (tests/hba/lying.sh) must go red on a driver with a planted fault
+# (tests/hba/plant.sh: built for 6.1 from a copy of build/tree, run on
+# 6.1, red only after a good insmod):
+#
+#   fail-leak  mpt3sas_base_attach()'s failure path skips
+#              _base_release_memory_pools(), as a probe that gives up
+#              without unwinding would: the controller that faults at
+#              every IOC Init (lie=ioc_fault,lie_count=0) fails the probe
+#              after its pools are built, and the case's leak check finds
+#              the pages missing
+#
+# One case only (about 1 minute).  Prints KTAP; logs in
+# build/hbatest-plant/NAME/.
+
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+LOG_TAG=hba-lying-plant
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/hba/plant.sh
+. "$here/plant.sh"
+
+ktap_print_header
+export HBA_LYING_PLAN='@hba-lying 16 fault-always:lie=ioc_fault,lie_count=0:fail'
+hba_plant lying-fail-leak 'hba-lying: FAIL: case 1 fault-always after the unplug: [0-9]+ free pages missing' '
+	/^ out_free_resources:$/,/^\tpci_set_drvdata(ioc->pdev, NULL);$/ s/^\t_base_release_memory_pools(ioc);$/\t\/* PLANTED: the pools stay *\//' \
+	lying "$here/lying.sh"
+ktap_finished
