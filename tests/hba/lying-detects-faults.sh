@@ -3,8 +3,8 @@
 #
 # tests/hba/lying-detects-faults.sh: the lying controllers' suite
 # (tests/hba/lying.sh) must go red on a driver with a planted fault
-# (tests/hba/plant.sh: built for 6.1 from a copy of build/tree, run on
-# 6.1, red only after a good insmod):
+# (tests/hba/plant.sh: built from a copy of build/tree for the first
+# series tagged faults, run there, red only after a good insmod):
 #
 #   fail-leak  mpt3sas_base_attach()'s failure path skips
 #              _base_release_memory_pools(), as a probe that gives up
