@@ -128,8 +128,8 @@ configure() {
 # of IOC Facts, a fault the driver must recover from, a break it must
 # shrug off, I/O across a diag reset, an IOC that faults at every IOC
 # Init and a doorbell that never answers: probes that must fail; the
-# chain segment of one element and the reply post queue of 16 that
-# patches 0305 and 0306 fixed).
+# chain segment of one element, the reply post queue of 16 and every
+# config page read short that patches 0305 to 0307 fixed).
 lying_cases() {
 	local c="credit-1:request_credit=1:fail
 msix-1:msix_vectors=1:attach
@@ -139,7 +139,8 @@ reset-in-io:lie=io_fault,lie_after=60:reset
 fault-always:lie=ioc_fault,lie_count=0:fail
 doorbell-mute:lie=doorbell_mute,lie_count=0:fail
 chain-seg-1:max_chain_segment_size=1:attach
-post-depth-16:max_reply_post_depth=16:fail"
+post-depth-16:max_reply_post_depth=16:fail
+config-short-always:lie=config_short,lie_count=0:fail"
 	[ "$1" = reduced ] || c="$c
 credit-max:request_credit=65535:attach
 hp-credit-0:hi_priority_credit=0:attach
@@ -157,10 +158,6 @@ msix-off:msix=off:attach
 reply-outside-pool:lie=reply_addr,lie_after=5:attach
 config-short-once:lie=config_short:attach
 doorbell-mute-once:lie=doorbell_mute:fail"
-	# Not here: lie=config_short,lie_count=0 (every page read short) ends
-	# in neither: the driver reads the missing tails from its config
-	# buffer's stale contents, port enable works, and no disk ever shows
-	# ("device is not present handle(0x049)"): open, README.md.
 	echo "$c" | tr '\n' ' '
 }
 
