@@ -79,11 +79,8 @@ if [ "$rc" != 0 ] && grep -qF "$msg" <<<"$out"; then refused=yes; fi
 ktap_test_result "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
 ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin" KERNEL_MAX="$series"
 
-step "purging"
-apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
-left=$(leftovers)
-[ -z "$left" ] || echo "left: $left"
-ktap_test_result "nothing left after purge" [ -z "$left" ]
+purge_step
+nothing_left
 
 # A kernel whose own mpt3sas is newer than our base (7.2 carries
 # 54.100.00.00): the package keeps it, in one line, and installs ours
@@ -138,12 +135,9 @@ ktap_test_result "opt-in: modinfo -k $kver2 resolves to ours under updates/" \
 ktap_test_result "opt-in: one line says ours replaces $newer as asked" \
 	grep -qF "$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): installing ours, as $optin asks." "$work/optin.log"
 
-step "purging"
-apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+purge_step
 rm -rf "/etc/${name:?}"
 ktap_test_result "$kver2 resolves to its in-tree $newer again" [ "$(resolved_version "$kver2")" = "$newer" ]
-left=$(leftovers)
-[ -z "$left" ] || echo "left: $left"
-ktap_test_result "nothing left after purge" [ -z "$left" ]
+nothing_left
 
 finish "$suite"

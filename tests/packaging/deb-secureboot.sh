@@ -121,11 +121,8 @@ sb off
 d=$(bash /usr/src/"$name"-*/kernel-setup.sh decide "$kver")
 ktap_test_result "kernel-setup.sh decide $kver: install (got: $d)" [ "$d" = install ]
 
-step "purging"
-apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
-left=$(leftovers)
-[ -z "$left" ] || echo "left: $left"
-ktap_test_result "nothing left after purge" [ -z "$left" ]
+purge_step
+nothing_left
 rm -rf "$work/initrd"
 
 finish "$suite"

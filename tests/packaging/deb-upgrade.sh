@@ -58,11 +58,8 @@ apt-get -q install -y "$new" 2>&1 | grep -v '^readelf: Warning'
 ktap_test_result "dpkg has $base.cp9" [ "$(dpkg-query -W -f='${Version}' "$pkg")" = "$base.cp9" ]
 one_version cp9
 
-step "purging"
-apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
-left=$(leftovers)
-[ -z "$left" ] || echo "left: $left"
-ktap_test_result "nothing left after purge" [ -z "$left" ]
+purge_step
+nothing_left
 rm -rf "$work/initrd"
 
 finish "$suite"

@@ -96,6 +96,20 @@ purge_pkg() {
 	fi
 }
 
+# purge_step: the package purged, as a user does it.
+purge_step() {
+	step "purging"
+	apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+}
+
+# nothing_left: the test that no file of ours is left anywhere (leftovers).
+nothing_left() {
+	local left
+	left=$(leftovers)
+	[ -z "$left" ] || echo "left: $left"
+	ktap_test_result "nothing left after purge" [ -z "$left" ]
+}
+
 # Versions of ours dkms knows, one a line ("48.100.00.00.cp1").
 dkms_versions() { dkms status -m "$name" 2>/dev/null | sed -n "s|^$name/\([^,]*\),.*|\1|p" | sort -u; }
 dkms_installed() { dkms status -m "$name" -k "$1" 2>/dev/null | grep -q ': installed'; }
