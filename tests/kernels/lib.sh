@@ -63,6 +63,12 @@ kernel_one() {
 	echo "${s%% *}"
 }
 
+# bundle_release SERIES: the kernel release of a bundle series, the one
+# lib/modules/ folder of its tarball.
+bundle_release() {
+	tar -tJf "$KERNEL_BUNDLES/$1.tar.xz" | sed -n 's|^\./lib/modules/\([^/]*\)/$|\1|p' | head -n 1
+}
+
 # series_field SERIES N: field N of the series' line (2 SOURCE, 3 ORIGIN).
 series_field() {
 	local f

@@ -54,7 +54,7 @@ install_bundle() {
 	rm -rf "$x"
 	mkdir -p "$x"
 	tar -C "$x" -xJf "$KERNEL_BUNDLES/$1.tar.xz"
-	k=$(basename "$(ls -d "$x"/lib/modules/*)")
+	k=$(bundle_release "$1")
 	cp -a "$x/boot/." /boot/
 	rm -f "$x/lib/modules/$k/build"
 	cp -a "$x/lib/modules/$k" /lib/modules/

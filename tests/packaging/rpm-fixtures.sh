@@ -108,7 +108,7 @@ for el in $(kernel_series rpm); do
 	st=$work/stage-$el
 	mkdir -p "$st"
 	tar -xJf "$b" -C "$st"
-	kver=$(basename "$st"/lib/modules/*)
+	kver=$(bundle_release "$el")
 	log "$el: $kver"
 	v=${kver%%-*}
 	r=${kver#*-}

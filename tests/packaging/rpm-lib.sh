@@ -21,13 +21,11 @@
 . "$top/tests/kernels/lib.sh"
 el=${EL:-$(kernel_one rpm)}
 series_has "$el" rpm || ktap_exit_fail_msg "EL=$el: not one of the series tagged rpm: $(kernel_series rpm)"
-# el_kver EL: the kernel release of bundle EL, its one lib/modules/ folder.
-el_kver() { tar -tJf "$KERNEL_BUNDLES/$1.tar.xz" | sed -n 's|^\./lib/modules/\([^/]*\)/$|\1|p' | head -n 1; }
 # the other bundle: the kernel installed afterwards
 el2=$(kernel_series rpm | tr ' ' '\n' | grep -vxF "$el" | head -n 1)
 [ -n "$el2" ] || ktap_exit_fail_msg "EL=$el: no other series tagged rpm to install afterwards"
-kver=$(el_kver "$el")
-kver2=$(el_kver "$el2")
+kver=$(bundle_release "$el")
+kver2=$(bundle_release "$el2")
 { [ -n "$kver" ] && [ -n "$kver2" ]; } ||
 	ktap_exit_fail_msg "no kernel in the bundle of $el or $el2 in $KERNEL_BUNDLES"
 initramfs() { echo "/boot/initramfs-$1.img"; }
