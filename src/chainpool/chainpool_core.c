@@ -417,31 +417,25 @@ size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 	return BITS_TO_LONGS(blocks) * sizeof(unsigned long);
 }
 
-/* First position in @t->by_dma whose slab starts above @dma. */
-static u32 cp_dma_upper(const struct chainpool_table *t, dma_addr_t dma)
+/* Sort key of slab @id: its DMA address, or (@by_cpu) its CPU address. */
+static u64 cp_key(const struct chainpool_table *t, u32 id, bool by_cpu)
 {
-	u32 lo = 0, hi = t ? t->nr_slabs : 0;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (t->slabs[t->by_dma[mid]].dma <= dma)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return by_cpu ? (uintptr_t)t->slabs[id].cpu : t->slabs[id].dma;
 }
 
-/* First position in @t->by_cpu (debug only) whose slab starts above @cpu. */
-static u32 cp_cpu_upper(const struct chainpool_table *t, uintptr_t cpu)
+/*
+ * The one binary search: the first of the @n positions of the sorted
+ * index @ids whose slab's key is above @key.
+ */
+static u32 cp_upper(const struct chainpool_table *t, const u32 *ids, u32 n,
+		    u64 key, bool by_cpu)
 {
-	u32 lo = 0, hi = t ? t->nr_slabs : 0;
+	u32 lo = 0, hi = n;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if ((uintptr_t)t->slabs[t->by_cpu[mid]].cpu <= cpu)
+		if (cp_key(t, ids[mid], by_cpu) <= key)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -459,7 +453,7 @@ static u32 cp_slab_bytes(const struct chainpool_core *core,
 static int cp_find_dma(const struct chainpool_core *core,
 		       const struct chainpool_table *t, dma_addr_t dma)
 {
-	u32 pos = cp_dma_upper(t, dma);
+	u32 pos = t ? cp_upper(t, t->by_dma, t->nr_slabs, dma, false) : 0;
 	u32 id;
 
 	if (!pos)
@@ -468,12 +462,6 @@ static int cp_find_dma(const struct chainpool_core *core,
 	if (dma - t->slabs[id].dma >= cp_slab_bytes(core, &t->slabs[id]))
 		return -1;
 	return id;
-}
-
-/* Sort key of slab @id: its DMA address, or (@by_cpu) its CPU address. */
-static u64 cp_key(const struct chainpool_table *t, u32 id, bool by_cpu)
-{
-	return by_cpu ? (uintptr_t)t->slabs[id].cpu : t->slabs[id].dma;
 }
 
 /* Sift @ids[@root] down the max-heap @ids[0..@n). */
@@ -502,19 +490,11 @@ static void cp_sift_down(const struct chainpool_table *t, u32 *ids, u32 n,
 static void cp_sort_index(const struct chainpool_table *t, u32 *ids,
 			  bool by_cpu)
 {
-	u32 n = t->nr_slabs, lo = 0, hi, id, i;
+	u32 n = t->nr_slabs, lo, id, i;
 
 	if (n - t->base == 1) {
 		id = ids[n - 1];
-		hi = n - 1;
-		while (lo < hi) {
-			u32 mid = lo + (hi - lo) / 2;
-
-			if (cp_key(t, ids[mid], by_cpu) <= cp_key(t, id, by_cpu))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = cp_upper(t, ids, n - 1, cp_key(t, id, by_cpu), by_cpu);
 		memmove(ids + lo + 1, ids + lo, (n - 1 - lo) * sizeof(*ids));
 		ids[lo] = id;
 		return;
@@ -1302,7 +1282,7 @@ int chainpool_core_virt_to_dma(const struct chainpool_core *core,
 
 	if (!core->debug)
 		return -EOPNOTSUPP;
-	pos = cp_cpu_upper(t, cpu);
+	pos = t ? cp_upper(t, t->by_cpu, t->nr_slabs, cpu, true) : 0;
 	if (!pos)
 		return -EFAULT;
 	slab = &t->slabs[t->by_cpu[pos - 1]];
