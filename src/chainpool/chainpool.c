@@ -116,17 +116,17 @@ struct chainpool {
 	u64 fill_ns;
 	struct dentry *debugfs;
 	char name[CHAINPOOL_NAME_LEN];
-#ifdef CHAINPOOL_TEST
+#ifdef CHAINPOOL_TESTING
 	struct chainpool_test_stats test;
 #endif
 };
 
 /*
- * Test builds (CHAINPOOL_TEST, chainpool_test.ko) time each hold of the
+ * Test builds (CHAINPOOL_TESTING, chainpool_test.ko) time each hold of the
  * pool lock that hands out or releases blocks, i.e. each window with
  * interrupts off, and count grace periods; other builds compile nothing.
  */
-#ifdef CHAINPOOL_TEST
+#ifdef CHAINPOOL_TESTING
 static u64 chainpool_hold_start(void)
 {
 	return ktime_get_ns();
@@ -688,11 +688,13 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
  * @params: slab cap, debug and fault injection settings
  *
  * Like dma_pool_create(), no memory is allocated for blocks yet; see
- * chainpool_fill().  Tests use this to bypass the module parameters.
+ * chainpool_fill().  Exported only to tests (CHAINPOOL_TESTING), which
+ * bypass the module parameters with it.
  *
  * Context: may sleep.
  * Return: the pool, or NULL.
  */
+CP_TESTABLE
 struct chainpool *chainpool_create_params(const char *name,
 					  struct device *dev, size_t size,
 					  size_t align, size_t boundary,
@@ -1052,7 +1054,7 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 		st->meta_bytes += sizeof(struct chainpool_table_mem);
 }
 
-#ifdef CHAINPOOL_TEST
+#ifdef CHAINPOOL_TESTING
 /**
  * chainpool_get_test_stats() - what a test build counts of a pool
  * @pool: the pool

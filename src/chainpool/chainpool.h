@@ -86,7 +86,7 @@ struct chainpool_stats {
 	bool debug;
 };
 
-#ifdef CHAINPOOL_TEST
+#ifdef CHAINPOOL_TESTING
 /**
  * struct chainpool_test_hold - lock holds of one kind, for tests
  * @holds: times the pool lock was taken for it
@@ -108,7 +108,7 @@ struct chainpool_test_hold {
  * @grace_periods: RCU grace periods waited for to free replaced tables
  * @retired_bytes: replaced tables not yet freed
  *
- * Compiled only with CHAINPOOL_TEST (chainpool_test.ko), never into
+ * Compiled only with CHAINPOOL_TESTING (chainpool_test.ko), never into
  * mpt3sas.ko.
  */
 struct chainpool_test_stats {
@@ -120,14 +120,14 @@ struct chainpool_test_stats {
 
 void chainpool_get_test_stats(struct chainpool *pool,
 			      struct chainpool_test_stats *ts);
-#endif
-
-struct chainpool *chainpool_create(const char *name, struct device *dev,
-				   size_t size, size_t align, size_t boundary);
 struct chainpool *chainpool_create_params(const char *name,
 					  struct device *dev, size_t size,
 					  size_t align, size_t boundary,
 					  const struct chainpool_params *params);
+#endif
+
+struct chainpool *chainpool_create(const char *name, struct device *dev,
+				   size_t size, size_t align, size_t boundary);
 int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp);
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);
 void *chainpool_zalloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma);

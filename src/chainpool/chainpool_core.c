@@ -111,6 +111,7 @@ u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
  * Return: the segment size: a power of two, or the whole slab when that is
  * a min_order slab of whole pages that the rules do not cut.
  */
+CP_TESTABLE
 u32 chainpool_plan_segment(const struct chainpool_plan *plan,
 			   unsigned int order)
 {
@@ -132,6 +133,7 @@ u32 chainpool_plan_segment(const struct chainpool_plan *plan,
  *
  * Return: number of blocks, at least 1 for orders from min_order up.
  */
+CP_TESTABLE
 u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
 				      unsigned int order)
 {
@@ -187,6 +189,7 @@ unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
  *
  * Return: offset of the block's first byte from the slab start.
  */
+CP_TESTABLE
 u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
 				unsigned int order, u32 index)
 {
@@ -206,6 +209,7 @@ u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
  *
  * Return: 0, or -EINVAL when @offset is not the first byte of a block.
  */
+CP_TESTABLE
 int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
 				   unsigned int order, u32 offset, u32 *index)
 {
@@ -239,6 +243,7 @@ int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
  *
  * Return: true when blocks carved from the slab obey every rule.
  */
+CP_TESTABLE
 bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
 			      unsigned int order, const void *cpu,
 			      dma_addr_t dma)
@@ -672,6 +677,43 @@ int chainpool_core_publish(struct chainpool_core *core,
 	return 0;
 }
 
+/**
+ * chainpool_core_virt_to_dma() - DMA address of the block at a CPU address
+ * @core: pool state, with debug (only a debug pool keeps the CPU address
+ *	index this needs)
+ * @vaddr: CPU address
+ * @dma: set to the DMA address on success
+ *
+ * O(log slabs).
+ *
+ * Return: 0; -EFAULT when @vaddr is not the start of a block of this
+ * pool; -EOPNOTSUPP when the pool does not debug.
+ */
+CP_TESTABLE
+int chainpool_core_virt_to_dma(const struct chainpool_core *core,
+			       const void *vaddr, dma_addr_t *dma)
+{
+	const struct chainpool_table *t = CP_TABLE(core->table);
+	uintptr_t cpu = (uintptr_t)vaddr;
+	const struct chainpool_slab *slab;
+	u32 pos, offset, index;
+
+	if (!core->debug)
+		return -EOPNOTSUPP;
+	pos = t ? cp_upper(t, t->by_cpu, t->nr_slabs, cpu, true) : 0;
+	if (!pos)
+		return -EFAULT;
+	slab = &t->slabs[t->by_cpu[pos - 1]];
+	if (cpu - (uintptr_t)slab->cpu >= cp_slab_bytes(core, slab))
+		return -EFAULT;
+	offset = (u32)(cpu - (uintptr_t)slab->cpu);
+	if (chainpool_plan_offset_to_index(&core->plan, slab->order, offset,
+					   &index))
+		return -EFAULT;
+	*dma = slab->dma + offset;
+	return 0;
+}
+
 /* Slab id and block index of the block starting at @dma, or -1. */
 static int cp_block_of(const struct chainpool_core *core,
 		       const struct chainpool_table *t, dma_addr_t dma,
@@ -1026,6 +1068,7 @@ out:
 	return ret;
 }
 
+#ifdef CHAINPOOL_TESTING
 /**
  * chainpool_core_alloc_bulk() - take many blocks in one pass
  * @core: pool state
@@ -1060,6 +1103,7 @@ int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 		chainpool_core_unreserve(core, count - index);
 	return ret;
 }
+#endif
 
 /**
  * chainpool_core_release_begin() - start a whole-pool release
@@ -1183,6 +1227,7 @@ int chainpool_core_release_end(struct chainpool_core *core,
 	return core->debug && rel->marked != in_use ? -EIO : 0;
 }
 
+#ifdef CHAINPOOL_TESTING
 /**
  * chainpool_core_release_all() - give back every block at once
  * @core: pool state
@@ -1203,6 +1248,7 @@ int chainpool_core_release_all(struct chainpool_core *core)
 		;
 	return chainpool_core_release_end(core, &rel);
 }
+#endif
 
 /**
  * chainpool_core_lookup() - CPU address of a handed-out block
@@ -1244,6 +1290,7 @@ void *chainpool_core_lookup(const struct chainpool_core *core,
 	return (u8 *)slab->cpu + offset;
 }
 
+#ifdef CHAINPOOL_TESTING
 /**
  * chainpool_core_dma_to_virt() - CPU address of a handed-out block
  * @core: pool state
@@ -1259,42 +1306,7 @@ void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 {
 	return chainpool_core_lookup(core, CP_TABLE(core->table), dma);
 }
-
-/**
- * chainpool_core_virt_to_dma() - DMA address of the block at a CPU address
- * @core: pool state, with debug (only a debug pool keeps the CPU address
- *	index this needs)
- * @vaddr: CPU address
- * @dma: set to the DMA address on success
- *
- * O(log slabs).
- *
- * Return: 0; -EFAULT when @vaddr is not the start of a block of this
- * pool; -EOPNOTSUPP when the pool does not debug.
- */
-int chainpool_core_virt_to_dma(const struct chainpool_core *core,
-			       const void *vaddr, dma_addr_t *dma)
-{
-	const struct chainpool_table *t = CP_TABLE(core->table);
-	uintptr_t cpu = (uintptr_t)vaddr;
-	const struct chainpool_slab *slab;
-	u32 pos, offset, index;
-
-	if (!core->debug)
-		return -EOPNOTSUPP;
-	pos = t ? cp_upper(t, t->by_cpu, t->nr_slabs, cpu, true) : 0;
-	if (!pos)
-		return -EFAULT;
-	slab = &t->slabs[t->by_cpu[pos - 1]];
-	if (cpu - (uintptr_t)slab->cpu >= cp_slab_bytes(core, slab))
-		return -EFAULT;
-	offset = (u32)(cpu - (uintptr_t)slab->cpu);
-	if (chainpool_plan_offset_to_index(&core->plan, slab->order, offset,
-					   &index))
-		return -EFAULT;
-	*dma = slab->dma + offset;
-	return 0;
-}
+#endif
 
 /**
  * chainpool_core_get_stats() - snapshot of the pool's counters

@@ -233,21 +233,10 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 			size_t boundary, u32 page_size, u64 slab_cap);
 u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
 			      unsigned int order);
-u32 chainpool_plan_segment(const struct chainpool_plan *plan,
-			   unsigned int order);
-u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
-				      unsigned int order);
 u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
 				   unsigned int order);
 unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
 				      u64 nr_blocks);
-u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
-				unsigned int order, u32 index);
-int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
-				   unsigned int order, u32 offset, u32 *index);
-bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
-			      unsigned int order, const void *cpu,
-			      dma_addr_t dma);
 
 bool chainpool_fault_hit(struct chainpool_fault *fault);
 int chainpool_slab_acquire(const struct chainpool_plan *plan,
@@ -284,9 +273,6 @@ void chainpool_core_unreserve(struct chainpool_core *core, u32 count);
 int chainpool_core_alloc_reserved(struct chainpool_core *core, u32 *index,
 				  u32 count, unsigned int flags,
 				  chainpool_bulk_fn fn, void *ctx);
-int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
-			      unsigned int flags, chainpool_bulk_fn fn,
-			      void *ctx);
 int chainpool_core_free(struct chainpool_core *core, void *vaddr,
 			dma_addr_t dma);
 void chainpool_core_release_begin(struct chainpool_release *rel);
@@ -294,15 +280,42 @@ bool chainpool_core_release_step(struct chainpool_core *core,
 				 struct chainpool_release *rel);
 int chainpool_core_release_end(struct chainpool_core *core,
 			       struct chainpool_release *rel);
-int chainpool_core_release_all(struct chainpool_core *core);
 void *chainpool_core_lookup(const struct chainpool_core *core,
 			    const struct chainpool_table *table,
 			    dma_addr_t dma);
+void chainpool_core_get_stats(const struct chainpool_core *core,
+			      struct chainpool_core_stats *stats);
+
+/*
+ * Test hooks: built only with CHAINPOOL_TESTING (the unit tests,
+ * bench/core, chainpool_test.ko and cp_bench.ko), never into mpt3sas.ko,
+ * where the functions the core uses itself are static and the rest are
+ * not compiled.
+ */
+#ifdef CHAINPOOL_TESTING
+#define CP_TESTABLE
+
+u32 chainpool_plan_segment(const struct chainpool_plan *plan,
+			   unsigned int order);
+u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
+				      unsigned int order);
+u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
+				unsigned int order, u32 index);
+int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
+				   unsigned int order, u32 offset, u32 *index);
+bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
+			      unsigned int order, const void *cpu,
+			      dma_addr_t dma);
+int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
+			      unsigned int flags, chainpool_bulk_fn fn,
+			      void *ctx);
+int chainpool_core_release_all(struct chainpool_core *core);
 void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 				 dma_addr_t dma);
 int chainpool_core_virt_to_dma(const struct chainpool_core *core,
 			       const void *vaddr, dma_addr_t *dma);
-void chainpool_core_get_stats(const struct chainpool_core *core,
-			      struct chainpool_core_stats *stats);
+#else
+#define CP_TESTABLE static
+#endif
 
 #endif /* CHAINPOOL_CORE_H */
