@@ -85,9 +85,7 @@ MODULE_PARM_DESC(chainpool_fail_max_order,
  * struct chainpool - a pool of coherent DMA blocks
  * @lock: serialises @core, @fault and the counters below
  * @core: slabs and blocks; core.table lives in a struct chainpool_table_mem
- * @fault: fault injection state
- * @fail_max_order: fail slab allocations at plan.max_order (fault injection)
- * @fail_add: fail adding slabs after allocating them (fault injection)
+ * @fault: fault injection: its knobs and the one count of failed slabs
  * @parked: slabs given back in atomic context, freed once sleeping is allowed
  * @retired: slab tables replaced by newer ones, freed by chainpool_reap()
  * @retired_bytes: bytes of the tables on @retired
@@ -104,8 +102,6 @@ struct chainpool {
 	spinlock_t lock;	/* may be taken in atomic context */
 	struct chainpool_core core;
 	struct chainpool_fault fault;
-	bool fail_max_order;
-	struct chainpool_fault fail_add;
 	struct chainpool_parked *parked;
 	struct chainpool_table_mem *retired;
 	u64 retired_bytes;
@@ -209,17 +205,14 @@ struct chainpool_parked {
 
 /*
  * What the slab allocator callbacks need to reach dma_alloc_coherent().
- * @fail_bytes: fault injection, refuse slabs of this size (0: none);
- * @injected counts the refusals.  @may_free: the caller may sleep, so a
- * slab given back is freed at once; else it is parked on @pool.
+ * @may_free: the caller may sleep, so a slab given back is freed at once;
+ * else it is parked on @pool.
  */
 struct chainpool_dma_ctx {
 	struct chainpool *pool;
 	struct device *dev;
 	gfp_t gfp;
 	bool may_free;
-	u32 fail_bytes;
-	u32 injected;
 };
 
 static void *chainpool_dma_alloc(void *ctx, u32 bytes, bool nowarn,
@@ -227,10 +220,6 @@ static void *chainpool_dma_alloc(void *ctx, u32 bytes, bool nowarn,
 {
 	struct chainpool_dma_ctx *dc = ctx;
 
-	if (dc->fail_bytes && bytes == dc->fail_bytes) {
-		dc->injected++;
-		return NULL;
-	}
 	return dma_alloc_coherent(dc->dev, bytes, dma,
 				  nowarn ? dc->gfp | __GFP_NOWARN : dc->gfp);
 }
@@ -573,25 +562,22 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_acquire_stats acquire = { 0 };
+	struct chainpool_fault fault;
 	struct chainpool_pending *p;
 	struct chainpool_slab slab;
 	unsigned long *map = NULL;
 	unsigned long flags;
-	bool injected;
+	u32 count, injected;
 	int ret;
 
-	spin_lock_irqsave(&pool->lock, flags);
-	injected = chainpool_fault_hit(&pool->fault);
-	if (injected)
-		pool->acquire.injected++;
-	spin_unlock_irqrestore(&pool->lock, flags);
-	if (injected)
-		return -ENOMEM;
-
 	/* dma_alloc_coherent() may sleep if gfp allows: no lock held. */
-	dc->injected = 0;
+	spin_lock_irqsave(&pool->lock, flags);
+	fault = pool->fault;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	count = fault.count;
+	injected = fault.injected;
 	ret = chainpool_slab_acquire(plan, order, &chainpool_dma_ops, dc,
-				     NULL, &acquire, &slab);
+				     &fault, &acquire, &slab);
 	if (!ret && pool->core.debug) {
 		map = kzalloc(chainpool_core_map_bytes(plan, slab.order),
 			      dc->gfp);
@@ -606,11 +592,9 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->acquire.fallbacks += acquire.fallbacks;
 	pool->acquire.rejected += acquire.rejected;
-	pool->acquire.injected += dc->injected;
-	/* Fault injection: fail as if the slab could not be added. */
-	injected = !ret && chainpool_fault_hit(&pool->fail_add);
-	if (injected)
-		pool->acquire.injected++;
+	/* Growths may run side by side: add what this one counted. */
+	pool->fault.count += fault.count - count;
+	pool->fault.injected += fault.injected - injected;
 	spin_unlock_irqrestore(&pool->lock, flags);
 
 	if (ret)
@@ -619,10 +603,6 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 	p->slab = slab;
 	p->map = map;
 	p->next = NULL;
-	if (injected) {
-		chainpool_drop_pending(pool, dc, p);
-		return -ENOMEM;
-	}
 	*tail = p;
 	return 0;
 }
@@ -651,9 +631,6 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 	dc.may_free = gfpflags_allow_blocking(gfp);
 	if (dc.may_free && READ_ONCE(pool->parked))
 		chainpool_unpark(pool);
-	/* A pool with one order has no fallback for the knob to test. */
-	if (pool->fail_max_order && plan->max_order > plan->min_order)
-		dc.fail_bytes = chainpool_plan_slab_bytes(plan, plan->max_order);
 
 	spin_lock_irqsave(&pool->lock, flags);
 	have = pool->core.nr_blocks;
@@ -715,8 +692,7 @@ struct chainpool *chainpool_create_params(const char *name,
 	spin_lock_init(&pool->lock);
 	chainpool_core_init(&pool->core, &plan, params->debug);
 	pool->fault.fail_at = params->fail_slab;
-	pool->fail_max_order = params->fail_max_order;
-	pool->fail_add.fail_at = params->fail_add;
+	pool->fault.fail_max_order = params->fail_max_order;
 	pool->dev = dev;
 	strscpy(pool->name, name, sizeof(pool->name));
 	chainpool_debugfs_add(pool);
@@ -1034,7 +1010,7 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	st->fill_ns = pool->fill_ns;
 	st->fallbacks = pool->acquire.fallbacks;
 	st->rejected = pool->acquire.rejected;
-	st->injected = pool->acquire.injected;
+	st->injected = pool->fault.injected;
 	st->parked = pool->nr_parked;
 	spin_unlock_irqrestore(&pool->lock, flags);
 

@@ -35,15 +35,12 @@ struct device;
  * @fail_max_order: fail every slab allocation at the pool's largest order,
  *	so the pool is built from smaller slabs; ignored by a pool whose
  *	smallest order is its largest
- * @fail_add: fail adding the Nth slab to the pool after allocating it, so
- *	the slab is given back (tests of the error paths); 0 never
  */
 struct chainpool_params {
 	u64 slab_bytes;
 	bool debug;
 	u32 fail_slab;
 	bool fail_max_order;
-	u32 fail_add;
 };
 
 /**
@@ -62,7 +59,7 @@ struct chainpool_params {
  * @fill_ns: time spent in chainpool_fill()
  * @fallbacks: slab allocations retried at a smaller order
  * @rejected: slabs given back because their DMA address broke the layout
- * @injected: slab allocations failed by fault injection (any knob)
+ * @injected: slabs failed by fault injection (either knob)
  * @parked: slabs given back in atomic context, so freed later
  * @debug: the pool checks and poisons (chainpool_debug)
  */

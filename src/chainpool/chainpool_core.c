@@ -272,17 +272,25 @@ bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
 	return upper_32_bits(dma) == upper_32_bits(last);
 }
 
-/**
- * chainpool_fault_hit() - count a slab allocation, tell if it must fail
- * @fault: fault injection state, may be NULL
- *
- * Return: true for the fault->fail_at'th call since the counter was reset.
+/*
+ * The fault-injection hook: may a slab of @order that fits the layout be
+ * kept?  0: yes; -EAGAIN: fail this order; -ENOMEM: fail the acquisition.
  */
-bool chainpool_fault_hit(struct chainpool_fault *fault)
+static int cp_fault_hit(struct chainpool_fault *fault,
+			const struct chainpool_plan *plan, unsigned int order)
 {
-	if (!fault || !fault->fail_at)
-		return false;
-	return ++fault->count == fault->fail_at;
+	int ret = 0;
+
+	if (!fault)
+		return 0;
+	if (fault->fail_max_order && order == plan->max_order &&
+	    order > plan->min_order)
+		ret = -EAGAIN;
+	else if (fault->fail_at && ++fault->count == fault->fail_at)
+		ret = -ENOMEM;
+	if (ret)
+		fault->injected++;
+	return ret;
 }
 
 /**
@@ -297,8 +305,9 @@ bool chainpool_fault_hit(struct chainpool_fault *fault)
  *
  * Tries @start_order, then each smaller order down to min_order, which is
  * what dma_pool would have asked for.  A slab whose addresses do not fit
- * the layout is given back and the next order is tried.  Touches no pool
- * state, so the kernel glue can call it without holding the pool lock.
+ * the layout, or that @fault fails, is given back and the next order is
+ * tried.  Touches no pool state, so the kernel glue can call it without
+ * holding the pool lock.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -314,10 +323,6 @@ int chainpool_slab_acquire(const struct chainpool_plan *plan,
 
 	if (!stats)
 		stats = &unused;
-	if (chainpool_fault_hit(fault)) {
-		stats->injected++;
-		return -ENOMEM;
-	}
 	if (start_order > plan->max_order)
 		start_order = plan->max_order;
 	if (start_order < plan->min_order)
@@ -325,23 +330,28 @@ int chainpool_slab_acquire(const struct chainpool_plan *plan,
 
 	for (order = start_order; ; order--) {
 		u32 bytes = chainpool_plan_slab_bytes(plan, order);
+		int injected = 0;
 		dma_addr_t dma;
 		void *cpu;
 
 		cpu = ops->alloc(ctx, bytes, order > plan->min_order, &dma);
 		if (cpu && chainpool_plan_slab_fits(plan, order, cpu, dma)) {
-			slab->cpu = cpu;
-			slab->dma = dma;
-			slab->nr_blocks = chainpool_plan_blocks_per_slab(plan,
-									 order);
-			slab->order = order;
-			return 0;
-		}
-		if (cpu) {
-			ops->free(ctx, bytes, cpu, dma);
+			injected = cp_fault_hit(fault, plan, order);
+			if (!injected) {
+				slab->cpu = cpu;
+				slab->dma = dma;
+				slab->nr_blocks =
+					chainpool_plan_blocks_per_slab(plan,
+								       order);
+				slab->order = order;
+				return 0;
+			}
+		} else if (cpu) {
 			stats->rejected++;
 		}
-		if (order == plan->min_order)
+		if (cpu)
+			ops->free(ctx, bytes, cpu, dma);
+		if (injected == -ENOMEM || order == plan->min_order)
 			return -ENOMEM;
 		stats->fallbacks++;
 	}

@@ -196,13 +196,23 @@ struct chainpool_release {
 };
 
 /**
- * struct chainpool_fault - fail the Nth slab allocation
- * @fail_at: 1-based index of the slab allocation to fail; 0 disables
- * @count: slab allocations attempted so far
+ * struct chainpool_fault - fault injection of chainpool_slab_acquire()
+ * @fail_at: fail the Nth slab acquisition, counting from 1; 0 never
+ * @fail_max_order: fail every slab of the largest order, so the pool is
+ *	built from smaller ones; ignored by a plan with one order
+ * @count: slab acquisitions so far that @fail_at counts
+ * @injected: slabs failed on purpose, by either rule
+ *
+ * The one hook: a slab allocated and fitting the layout is given back,
+ * as if it broke the layout (@fail_max_order: the next order is tried)
+ * or as if memory ran out (@fail_at).  Freeing what was allocated
+ * exercises the paths that give slabs back.
  */
 struct chainpool_fault {
 	u32 fail_at;
+	bool fail_max_order;
 	u32 count;
+	u32 injected;
 };
 
 /**
@@ -221,12 +231,10 @@ struct chainpool_slab_ops {
  * struct chainpool_acquire_stats - what chainpool_slab_acquire() went through
  * @fallbacks: times it moved on to a smaller order
  * @rejected: slabs freed again because their DMA address broke the layout
- * @injected: slab allocations failed on purpose
  */
 struct chainpool_acquire_stats {
 	u32 fallbacks;
 	u32 rejected;
-	u32 injected;
 };
 
 int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
@@ -238,7 +246,6 @@ u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
 unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
 				      u64 nr_blocks);
 
-bool chainpool_fault_hit(struct chainpool_fault *fault);
 int chainpool_slab_acquire(const struct chainpool_plan *plan,
 			   unsigned int start_order,
 			   const struct chainpool_slab_ops *ops, void *ctx,

@@ -1151,7 +1151,7 @@ static void cpt_test_atomic(void)
  */
 static void cpt_test_atomic_error_path(void)
 {
-	struct chainpool_params params = { .fail_add = 1 };
+	struct chainpool_params params = { .fail_slab = 1 };
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	struct cp_block a, b;

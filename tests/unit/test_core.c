@@ -403,6 +403,60 @@ static void test_rejected_slabs(void **state)
 	check_no_leak(&pool, &fd);
 }
 
+/*
+ * The fault hook: fail_at fails the Nth acquisition, once, giving back
+ * the slab it had; fail_max_order fails only the largest order, so the
+ * slab comes one order down.  One count of both.
+ */
+static void test_fault_hook(void **state)
+{
+	struct chainpool_fault fault = { .fail_at = 3 };
+	struct chainpool_acquire_stats acq = { 0 };
+	struct chainpool_slab slabs[4], slab;
+	struct chainpool_plan plan;
+	struct fake_dma fd;
+	u32 k;
+
+	(void)state;
+	start_case(&fd, 0x80000000ULL, "fault hook");
+	CHECK_EQ(chainpool_plan_init(&plan, 128, 0, 0, 4096, 16384), 0);
+	for (k = 1; k <= 4; k++)
+		CHECK_EQ(chainpool_slab_acquire(&plan, plan.max_order,
+						&fake_dma_ops, &fd, &fault,
+						&acq, &slabs[k - 1]),
+			 k == 3 ? -ENOMEM : 0);
+	CHECK_EQ(fault.injected, 1);
+	CHECK_EQ(fd.allocs, 4);
+	CHECK_EQ(fd.live, 3);
+	CHECK_EQ(acq.fallbacks, 0);
+	for (k = 1; k <= 4; k++)
+		if (k != 3)
+			fake_dma_ops.free(&fd, chainpool_plan_slab_bytes(&plan,
+							slabs[k - 1].order),
+					  slabs[k - 1].cpu, slabs[k - 1].dma);
+
+	fault = (struct chainpool_fault){ .fail_max_order = true };
+	CHECK_EQ(chainpool_slab_acquire(&plan, plan.max_order, &fake_dma_ops,
+					&fd, &fault, &acq, &slab), 0);
+	CHECK_EQ(slab.order, plan.max_order - 1);
+	CHECK_EQ(fault.injected, 1);
+	CHECK_EQ(acq.fallbacks, 1);
+	CHECK_EQ(acq.rejected, 0);
+	CHECK_EQ(fd.live, 1);
+	fake_dma_ops.free(&fd, chainpool_plan_slab_bytes(&plan, slab.order),
+			  slab.cpu, slab.dma);
+
+	/* A plan with one order has nothing to fall back to: no failure. */
+	CHECK_EQ(chainpool_plan_init(&plan, 4096, 0, 0, 4096, 4096), 0);
+	fault.injected = 0;
+	CHECK_EQ(chainpool_slab_acquire(&plan, plan.max_order, &fake_dma_ops,
+					&fd, &fault, &acq, &slab), 0);
+	CHECK_EQ(fault.injected, 0);
+	fake_dma_ops.free(&fd, chainpool_plan_slab_bytes(&plan, slab.order),
+			  slab.cpu, slab.dma);
+	CHECK_EQ(fd.live, 0);
+}
+
 /* Fail each slab allocation in turn: clean error, nothing leaked. */
 static void test_fault_every_slab(void **state)
 {
@@ -427,10 +481,10 @@ static void test_fault_every_slab(void **state)
 		if (k <= needed) {
 			CHECK_EQ(upool_fill(&pool, 20000), -ENOMEM);
 			CHECK_EQ(pool.core.nr_slabs, k - 1);
-			CHECK_EQ(pool.acquire.injected, 1);
+			CHECK_EQ(pool.fault.injected, 1);
 		} else {
 			CHECK_EQ(upool_fill(&pool, 20000), 0);
-			CHECK_EQ(pool.acquire.injected, 0);
+			CHECK_EQ(pool.fault.injected, 0);
 		}
 		CHECK_EQ(fd.live, pool.core.nr_slabs);
 		check_no_leak(&pool, &fd);
@@ -1276,6 +1330,7 @@ int main(void)
 		cmocka_unit_test(test_shape_sweep),
 		cmocka_unit_test(test_fallback_orders),
 		cmocka_unit_test(test_rejected_slabs),
+		cmocka_unit_test(test_fault_hook),
 		cmocka_unit_test(test_fault_every_slab),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_debug_checks),

@@ -349,20 +349,6 @@ static void test_large_blocks(void **state)
 						&index), -EINVAL);
 }
 
-static void test_fault_hit(void **state)
-{
-	struct chainpool_fault fault = { .fail_at = 3 };
-	struct chainpool_fault off = { 0 };
-
-	(void)state;
-	CHECK(!chainpool_fault_hit(&fault));
-	CHECK(!chainpool_fault_hit(&fault));
-	CHECK(chainpool_fault_hit(&fault));
-	CHECK(!chainpool_fault_hit(&fault));
-	CHECK(!chainpool_fault_hit(&off));
-	CHECK(!chainpool_fault_hit(NULL));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,7 +357,6 @@ int main(void)
 		cmocka_unit_test(test_index_roundtrip),
 		cmocka_unit_test(test_slab_fits),
 		cmocka_unit_test(test_large_blocks),
-		cmocka_unit_test(test_fault_hit),
 	};
 
 	return cmocka_run_group_tests_name("chainpool_plan", tests, NULL, NULL);
