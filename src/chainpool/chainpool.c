@@ -468,7 +468,10 @@ static int chainpool_commit(struct chainpool *pool,
 	for (p = pending; p; p = p->next)
 		count++;
 	/* A hint; the table read under RCU below tells. */
-	n = READ_ONCE(core->nr_slabs);
+	rcu_read_lock();
+	from = rcu_dereference(core->table);
+	n = from ? from->nr_slabs : 0;
+	rcu_read_unlock();
 	for (;;) {
 		if (max < n + count) {
 			max = n + count;
@@ -532,14 +535,18 @@ static int chainpool_commit(struct chainpool *pool,
 static void chainpool_reap(struct chainpool *pool, gfp_t gfp, bool all)
 {
 	struct chainpool_table_mem *mem = NULL;
+	const struct chainpool_table *t;
 	unsigned long flags;
+	u64 bound;
 
 	if (!gfpflags_allow_blocking(gfp) || !READ_ONCE(pool->retired))
 		return;
 	spin_lock_irqsave(&pool->lock, flags);
+	t = chainpool_core_table(&pool->core);
+	bound = CHAINPOOL_RETIRE_RATIO *
+		chainpool_core_table_bytes(t->max_slabs, pool->core.debug);
 	if (all || pool->retired_bytes >
-		   max_t(u64, CHAINPOOL_RETIRE_BYTES,
-			 CHAINPOOL_RETIRE_RATIO * pool->core.table_bytes)) {
+		   max_t(u64, CHAINPOOL_RETIRE_BYTES, bound)) {
 		mem = pool->retired;
 		pool->retired = NULL;
 		pool->retired_bytes = 0;
@@ -620,6 +627,7 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
 	struct chainpool_pending *pending = NULL, **tail = &pending;
+	struct chainpool_core_stats cs;
 	unsigned long flags;
 	unsigned int order;
 	int ret = 0, err;
@@ -633,8 +641,9 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 		chainpool_unpark(pool);
 
 	spin_lock_irqsave(&pool->lock, flags);
-	have = pool->core.nr_blocks;
+	chainpool_core_get_stats(&pool->core, &cs);
 	spin_unlock_irqrestore(&pool->lock, flags);
+	have = cs.blocks_total;
 	while (have < nr_blocks) {
 		order = fit ? chainpool_plan_order_for(plan, nr_blocks - have) :
 			      plan->max_order;
@@ -782,6 +791,7 @@ static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 {
 	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
+	struct chainpool_core_stats cs;
 	unsigned long irqflags;
 	void *vaddr;
 	int ret;
@@ -789,6 +799,8 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 	for (;;) {
 		spin_lock_irqsave(&pool->lock, irqflags);
 		ret = chainpool_core_alloc(&pool->core, flags, &vaddr, dma);
+		if (ret == -ENOMEM)
+			chainpool_core_get_stats(&pool->core, &cs);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
 		if (ret == -EFAULT) {
 			/* debug only: the list was dropped, carve instead */
@@ -799,8 +811,7 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		if (ret != -ENOMEM)
 			break;
 		/* Grow by one slab of the largest order. */
-		if (chainpool_grow(pool, READ_ONCE(pool->core.nr_blocks) + 1,
-				   false, gfp))
+		if (chainpool_grow(pool, cs.blocks_total + 1, false, gfp))
 			return NULL;
 	}
 	if (ret == -EIO)
@@ -1076,7 +1087,7 @@ void chainpool_destroy(struct chainpool *pool)
 		dev_err(pool->dev, "chainpool %s: destroy with %u blocks still in use\n",
 			pool->name, in_use);
 	t = chainpool_core_table(&pool->core);
-	for (i = 0; i < pool->core.nr_slabs; i++) {
+	for (i = 0; t && i < t->nr_slabs; i++) {
 		const struct chainpool_slab *slab = &t->slabs[i];
 
 		if (t->maps)

@@ -464,6 +464,26 @@ static u32 cp_slab_bytes(const struct chainpool_core *core,
 	return chainpool_plan_slab_bytes(&core->plan, slab->order);
 }
 
+/* Slabs in the pool: those of its table. */
+static u32 cp_nr_slabs(const struct chainpool_core *core)
+{
+	const struct chainpool_table *t = CP_TABLE(core->table);
+
+	return t ? t->nr_slabs : 0;
+}
+
+/* Blocks in the pool, counted from its table: O(slabs). */
+static u64 cp_nr_blocks(const struct chainpool_core *core)
+{
+	const struct chainpool_table *t = CP_TABLE(core->table);
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; t && i < t->nr_slabs; i++)
+		n += t->slabs[i].nr_blocks;
+	return n;
+}
+
 /* Index in @t->slabs of the slab containing @dma, or -1. */
 static int cp_find_dma(const struct chainpool_core *core,
 		       const struct chainpool_table *t, dma_addr_t dma)
@@ -665,25 +685,10 @@ int chainpool_core_publish(struct chainpool_core *core,
 			   struct chainpool_table *stage,
 			   struct chainpool_table **old_table)
 {
-	u32 i;
-
-	if (stage->base != core->nr_slabs)
+	if (stage->base != cp_nr_slabs(core))
 		return -EAGAIN;
 	*old_table = CP_TABLE(core->table);
 	CP_PUBLISH(core->table, stage);
-	for (i = stage->base; i < stage->nr_slabs; i++) {
-		const struct chainpool_slab *slab = &stage->slabs[i];
-
-		core->nr_blocks += slab->nr_blocks;
-		core->dma_bytes += cp_slab_bytes(core, slab);
-		core->slabs_by_order[slab->order]++;
-		if (core->debug)
-			core->map_bytes += chainpool_core_map_bytes(&core->plan,
-								    slab->order);
-	}
-	core->nr_slabs = stage->nr_slabs;
-	core->table_bytes = chainpool_core_table_bytes(stage->max_slabs,
-						       core->debug);
 	return 0;
 }
 
@@ -753,22 +758,26 @@ static bool cp_poison_intact(const struct chainpool_core *core,
 /* Move the bump cursor; carve_pos is read without the lock. */
 static void cp_set_carve(struct chainpool_core *core, u32 slab, u32 next)
 {
-	core->carve_slab = slab;
-	core->carve_next = next;
 	CP_WRITE_ONCE(core->carve_pos, (u64)slab << 32 | next);
 }
 
-/* The slab the bump cursor carves from next, past used-up ones; or NULL. */
-static const struct chainpool_slab *cp_carve_slab(struct chainpool_core *core)
+/*
+ * The slab the bump cursor carves from next, past used-up ones, and in
+ * *@id and *@next the cursor; or NULL.
+ */
+static const struct chainpool_slab *cp_carve_slab(struct chainpool_core *core,
+						  u32 *id, u32 *next)
 {
 	const struct chainpool_table *t = CP_TABLE(core->table);
+	u32 n = cp_nr_slabs(core);
 
-	while (core->carve_slab < core->nr_slabs &&
-	       core->carve_next == t->slabs[core->carve_slab].nr_blocks)
-		cp_set_carve(core, core->carve_slab + 1, 0);
-	if (core->carve_slab == core->nr_slabs)
-		return NULL;
-	return &t->slabs[core->carve_slab];
+	*id = upper_32_bits(core->carve_pos);
+	*next = lower_32_bits(core->carve_pos);
+	while (*id < n && *next == t->slabs[*id].nr_blocks) {
+		*next = 0;
+		cp_set_carve(core, ++*id, 0);
+	}
+	return *id < n ? &t->slabs[*id] : NULL;
 }
 
 /*
@@ -828,12 +837,13 @@ static int cp_alloc_one(struct chainpool_core *core, unsigned int flags,
 		}
 		core->free_head = next;
 	} else {
-		slab = cp_carve_slab(core);
+		u32 carve_id;
+
+		slab = cp_carve_slab(core, &carve_id, &index);
 		if (!slab)
 			return -ENOMEM;
-		id = core->carve_slab;
-		index = core->carve_next;
-		cp_set_carve(core, core->carve_slab, index + 1);
+		id = carve_id;
+		cp_set_carve(core, carve_id, index + 1);
 		block_dma = slab->dma + chainpool_plan_block_offset(&core->plan,
 								    slab->order,
 								    index);
@@ -890,7 +900,7 @@ int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma)
 {
 	if (core->nr_reserved &&
-	    core->nr_blocks - core->nr_in_use <= core->nr_reserved)
+	    cp_nr_blocks(core) - core->nr_in_use <= core->nr_reserved)
 		return -ENOMEM;
 	return cp_alloc_one(core, flags, vaddr, dma);
 }
@@ -974,8 +984,9 @@ u32 chainpool_core_batch(const struct chainpool_core *core)
 int chainpool_core_reserve(struct chainpool_core *core, u32 count)
 {
 	u64 in_use = (u64)core->nr_in_use + core->nr_reserved;
+	u64 nr_blocks = cp_nr_blocks(core);
 
-	if (in_use > core->nr_blocks || core->nr_blocks - in_use < count)
+	if (in_use > nr_blocks || nr_blocks - in_use < count)
 		return -ENOMEM;
 	core->nr_reserved += count;
 	return 0;
@@ -1040,9 +1051,9 @@ int chainpool_core_alloc_reserved(struct chainpool_core *core, u32 *index,
 	}
 	while (i < end) {
 		const struct chainpool_slab *slab;
-		u32 per_segment, segment, take, slot, offset, k;
+		u32 per_segment, segment, take, slot, offset, k, id, next;
 
-		slab = cp_carve_slab(core);
+		slab = cp_carve_slab(core, &id, &next);
 		if (!slab) {
 			ret = -ENOMEM;
 			goto out;
@@ -1050,12 +1061,11 @@ int chainpool_core_alloc_reserved(struct chainpool_core *core, u32 *index,
 		per_segment = chainpool_plan_blocks_per_segment(plan,
 								slab->order);
 		segment = chainpool_plan_segment(plan, slab->order);
-		take = slab->nr_blocks - core->carve_next;
+		take = slab->nr_blocks - next;
 		if (take > end - i)
 			take = end - i;
-		slot = core->carve_next % per_segment;
-		offset = chainpool_plan_block_offset(plan, slab->order,
-						     core->carve_next);
+		slot = next % per_segment;
+		offset = chainpool_plan_block_offset(plan, slab->order, next);
 		for (k = 0; k < take; k++) {
 			u8 *block = (u8 *)slab->cpu + offset;
 
@@ -1071,7 +1081,7 @@ int chainpool_core_alloc_reserved(struct chainpool_core *core, u32 *index,
 		}
 		core->nr_in_use += take;
 		core->nr_reserved -= take;
-		cp_set_carve(core, core->carve_slab, core->carve_next + take);
+		cp_set_carve(core, id, next + take);
 	}
 out:
 	*index = i;
@@ -1176,7 +1186,7 @@ bool chainpool_core_release_step(struct chainpool_core *core,
 	const struct chainpool_table *t = CP_TABLE(core->table);
 	u32 batch = chainpool_core_batch(core), left = batch;
 
-	while (core->debug && left && rel->slab < core->nr_slabs) {
+	while (core->debug && left && rel->slab < cp_nr_slabs(core)) {
 		const struct chainpool_slab *slab = &t->slabs[rel->slab];
 		unsigned long *map = t->maps[rel->slab];
 		u32 end = slab->nr_blocks, i = rel->next;
@@ -1212,7 +1222,7 @@ bool chainpool_core_release_step(struct chainpool_core *core,
 		}
 	}
 	rel->stepped = batch - left;
-	return core->debug && rel->slab < core->nr_slabs;
+	return core->debug && rel->slab < cp_nr_slabs(core);
 }
 
 /**
@@ -1326,12 +1336,25 @@ void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 void chainpool_core_get_stats(const struct chainpool_core *core,
 			      struct chainpool_core_stats *stats)
 {
+	const struct chainpool_table *t = CP_TABLE(core->table);
+	u32 i;
+
 	memset(stats, 0, sizeof(*stats));
-	stats->blocks_total = core->nr_blocks;
 	stats->blocks_in_use = core->nr_in_use;
-	stats->nr_slabs = core->nr_slabs;
-	memcpy(stats->slabs_by_order, core->slabs_by_order,
-	       sizeof(stats->slabs_by_order));
-	stats->dma_bytes = core->dma_bytes;
-	stats->meta_bytes = core->table_bytes + core->map_bytes;
+	if (!t)
+		return;
+	stats->nr_slabs = t->nr_slabs;
+	stats->meta_bytes = chainpool_core_table_bytes(t->max_slabs,
+						       core->debug);
+	for (i = 0; i < t->nr_slabs; i++) {
+		const struct chainpool_slab *slab = &t->slabs[i];
+
+		stats->blocks_total += slab->nr_blocks;
+		stats->dma_bytes += cp_slab_bytes(core, slab);
+		stats->slabs_by_order[slab->order]++;
+		if (core->debug)
+			stats->meta_bytes +=
+				chainpool_core_map_bytes(&core->plan,
+							 slab->order);
+	}
 }

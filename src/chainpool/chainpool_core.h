@@ -114,43 +114,30 @@ struct chainpool_table {
  * struct chainpool_core - state of one pool
  * @plan: geometry
  * @table: the slab table; read under the caller's lock or, by
- *	chainpool_core_lookup() only, lock-free (RCU in the kernel)
- * @nr_slabs: slabs in @table
+ *	chainpool_core_lookup() only, lock-free (RCU in the kernel).  The
+ *	pool's slab and block counts and its bytes are the table's.
  * @free_head: last freed block; each free block links to the next one
- * @carve_slab: slab the bump cursor is in
- * @carve_next: next never-used block of @carve_slab
- * @carve_pos: @carve_slab << 32 | @carve_next, in one word so that a
- *	lock-free reader (chainpool_core_lookup()) sees a consistent cursor
- * @nr_blocks: blocks in all slabs
+ * @carve_pos: the bump cursor: the slab it carves from << 32 | the next
+ *	never-used block of that slab, in one word so that a lock-free
+ *	reader (chainpool_core_lookup()) sees a consistent cursor
  * @nr_in_use: blocks handed out and not yet freed
  * @nr_reserved: free blocks promised to bulk allocations under way, which
  *	chainpool_core_alloc() leaves to them
- * @dma_bytes: bytes of all slabs
- * @table_bytes: bytes of the storage of @table
- * @map_bytes: bytes of all debug in-use maps
- * @slabs_by_order: number of slabs of each order
  * @debug: poison freed blocks, check frees against in-use maps
  */
 struct chainpool_core {
 	struct chainpool_plan plan;
 	struct chainpool_table __rcu *table;
-	u32 nr_slabs;
 	void *free_head;
-	u32 carve_slab;
-	u32 carve_next;
 	u64 carve_pos;
-	u64 nr_blocks;
 	u32 nr_in_use;
 	u32 nr_reserved;
-	u64 dma_bytes;
-	u64 table_bytes;
-	u64 map_bytes;
-	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];
 	bool debug;
 };
 
 /**
- * struct chainpool_core_stats - snapshot for logs and debugfs
+ * struct chainpool_core_stats - snapshot for logs and debugfs, counted
+ *	from the slab table when asked
  * @blocks_total: blocks in all slabs
  * @blocks_in_use: blocks allocated and not freed
  * @nr_slabs: number of slabs

@@ -87,7 +87,7 @@ static void check_before_slab(const struct chainpool_core *core,
 	u8 *cpu = chainpool_core_dma_to_virt(core, before);
 	u32 i;
 
-	for (i = 0; i < core->nr_slabs; i++) {
+	for (i = 0; i < core_stats(core).nr_slabs; i++) {
 		const struct chainpool_slab *other =
 			&chainpool_core_table(core)->slabs[i];
 		u32 bytes = chainpool_plan_slab_bytes(&core->plan, other->order);
@@ -109,7 +109,7 @@ static void check_non_blocks(struct upool *pool)
 	const struct chainpool_plan *plan = &core->plan;
 	u32 i;
 
-	for (i = 0; i < core->nr_slabs; i++) {
+	for (i = 0; i < core_stats(core).nr_slabs; i++) {
 		const struct chainpool_slab *slab =
 			&chainpool_core_table(core)->slabs[i];
 		u32 bytes = chainpool_plan_slab_bytes(plan, slab->order);
@@ -216,15 +216,15 @@ static void run_shape(size_t size, size_t align, size_t boundary, size_t n,
 	CHECK_EQ(upool_init(&pool, &fd, size, align, boundary, 0, debug), 0);
 	if (fill) {
 		CHECK_EQ(upool_fill(&pool, n), 0);
-		CHECK(pool.core.nr_blocks >= n);
+		CHECK(core_stats(&pool.core).blocks_total >= n);
 		/* Only the last slab may be partly unneeded. */
-		CHECK(pool.core.nr_blocks - n <
+		CHECK(core_stats(&pool.core).blocks_total - n <
 		      chainpool_plan_blocks_per_slab(&pool.core.plan,
 						     pool.core.plan.max_order));
 	}
 	alloc_n(&pool, blocks, n);
 	if (fill)	/* a filled pool never grows on alloc */
-		CHECK_EQ(fd.allocs, pool.core.nr_slabs);
+		CHECK_EQ(fd.allocs, core_stats(&pool.core).nr_slabs);
 	CHECK_EQ(pool.core.nr_in_use, n);
 	check_blocks(&pool, blocks, n);
 	check_non_blocks(&pool);
@@ -298,8 +298,8 @@ static void test_fallback_orders(void **state)
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	alloc_n(&pool, blocks, 10000);
 	slabs = (10000 + 127) / 128;
-	CHECK_EQ(pool.core.nr_slabs, slabs);
-	CHECK_EQ(pool.core.slabs_by_order[2], slabs);
+	CHECK_EQ(core_stats(&pool.core).nr_slabs, slabs);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[2], slabs);
 	CHECK_EQ(pool.acquire.fallbacks, 3 * slabs);
 	CHECK_EQ(fd.refused, 3 * slabs);
 	CHECK_EQ(pool.acquire.rejected, 0);
@@ -311,8 +311,8 @@ static void test_fallback_orders(void **state)
 	fd.max_bytes = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1000), 0);
-	CHECK_EQ(pool.core.slabs_by_order[0], (1000 + 31) / 32);
-	CHECK_EQ(fd.warned_allocs, pool.core.nr_slabs);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[0], (1000 + 31) / 32);
+	CHECK_EQ(fd.warned_allocs, core_stats(&pool.core).nr_slabs);
 	alloc_n(&pool, blocks, 1000);
 	check_free_all(&pool, &fd, blocks, 1000);
 
@@ -322,7 +322,7 @@ static void test_fallback_orders(void **state)
 	CHECK_EQ(upool_fill(&pool, 1000), -ENOMEM);
 	CHECK_EQ(upool_alloc(&pool, 0, &blocks[0].cpu, &blocks[0].dma),
 		 -ENOMEM);
-	CHECK_EQ(pool.core.nr_slabs, 0);
+	CHECK_EQ(core_stats(&pool.core).nr_slabs, 0);
 	check_no_leak(&pool, &fd);
 	free(blocks);
 }
@@ -351,7 +351,7 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(upool_grow(&pool, pool.core.plan.max_order), 0);
 	CHECK_EQ(pool.acquire.rejected, 5);
 	CHECK_EQ(pool.acquire.fallbacks, 5);
-	CHECK_EQ(pool.core.slabs_by_order[0], 1);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[0], 1);
 	CHECK_EQ(fd.live, 1);
 	alloc_n(&pool, blocks, 32);
 	CHECK(blocks[31].dma + 128 == GIB4);
@@ -375,8 +375,8 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 4096, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
 	CHECK_EQ(pool.acquire.rejected, 0);
-	CHECK_EQ(pool.core.slabs_by_order[0], 0);
-	CHECK_EQ(pool.core.slabs_by_order[5], 3);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[0], 0);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[5], 3);
 	alloc_n(&pool, blocks, 32);
 	CHECK(blocks[0].dma & (32 * PAGE - 1));
 	check_free_all(&pool, &fd, blocks, 32);
@@ -387,7 +387,7 @@ static void test_rejected_slabs(void **state)
 	CHECK_EQ(upool_init(&pool, &fd, 2621440, 16, 0, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 1), 0);
 	CHECK_EQ(pool.acquire.rejected, 0);
-	CHECK_EQ(pool.core.dma_bytes, 2621440);
+	CHECK_EQ(core_stats(&pool.core).dma_bytes, 2621440);
 	alloc_n(&pool, blocks, 1);
 	CHECK(blocks[0].dma & ((4U << 20) - 1));
 	check_free_all(&pool, &fd, blocks, 1);
@@ -397,8 +397,8 @@ static void test_rejected_slabs(void **state)
 	fd.skew = PAGE;
 	CHECK_EQ(upool_init(&pool, &fd, 4096, 0, 65536, 0, false), 0);
 	CHECK_EQ(upool_fill(&pool, 100), 0);
-	CHECK_EQ(pool.core.slabs_by_order[5], 0);
-	CHECK_EQ(pool.core.slabs_by_order[4], 0);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[5], 0);
+	CHECK_EQ(core_stats(&pool.core).slabs_by_order[4], 0);
 	CHECK(pool.acquire.rejected > 0);
 	check_no_leak(&pool, &fd);
 }
@@ -468,7 +468,7 @@ static void test_fault_every_slab(void **state)
 	fake_dma_init(&fd, 0);
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 16384, false), 0);
 	CHECK_EQ(upool_fill(&pool, 20000), 0);
-	needed = pool.core.nr_slabs;
+	needed = core_stats(&pool.core).nr_slabs;
 	CHECK_EQ(upool_destroy(&pool), 0);
 	CHECK(needed > 100);
 
@@ -480,13 +480,13 @@ static void test_fault_every_slab(void **state)
 		pool.fault.fail_at = k;
 		if (k <= needed) {
 			CHECK_EQ(upool_fill(&pool, 20000), -ENOMEM);
-			CHECK_EQ(pool.core.nr_slabs, k - 1);
+			CHECK_EQ(core_stats(&pool.core).nr_slabs, k - 1);
 			CHECK_EQ(pool.fault.injected, 1);
 		} else {
 			CHECK_EQ(upool_fill(&pool, 20000), 0);
 			CHECK_EQ(pool.fault.injected, 0);
 		}
-		CHECK_EQ(fd.live, pool.core.nr_slabs);
+		CHECK_EQ(fd.live, core_stats(&pool.core).nr_slabs);
 		check_no_leak(&pool, &fd);
 	}
 }
@@ -510,7 +510,7 @@ static void run_pattern(enum order_kind kind, bool debug)
 	fake_dma_init(&fd, GIB4 - (2ULL << 20));
 	CHECK_EQ(upool_init(&pool, &fd, 100, 32, 0, 0, debug), 0);
 	alloc_n(&pool, blocks, n);
-	slabs = pool.core.nr_slabs;
+	slabs = core_stats(&pool.core).nr_slabs;
 	for (round = 0; round < 3; round++) {
 		if (kind == LIFO) {
 			for (i = n; i-- > 0;)
@@ -534,7 +534,7 @@ static void run_pattern(enum order_kind kind, bool debug)
 		}
 		CHECK_EQ(pool.core.nr_in_use, 0);
 		alloc_n(&pool, again, n);
-		CHECK_EQ(pool.core.nr_slabs, slabs);
+		CHECK_EQ(core_stats(&pool.core).nr_slabs, slabs);
 		if (kind == LIFO)	/* most recently freed first */
 			for (i = 0; i < n; i++)
 				CHECK(again[i].dma == blocks[i].dma);
@@ -687,9 +687,9 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 		      bulk[i].cpu);
 	}
 	/* Blocks the fill made but nobody took are not found. */
-	if (pool.core.nr_blocks > n) {
+	if (core_stats(&pool.core).blocks_total > n) {
 		const struct chainpool_slab *last =
-			&chainpool_core_table(&pool.core)->slabs[pool.core.nr_slabs - 1];
+			&chainpool_core_table(&pool.core)->slabs[core_stats(&pool.core).nr_slabs - 1];
 
 		CHECK(!chainpool_core_dma_to_virt(&pool.core, last->dma +
 				chainpool_plan_block_offset(&pool.core.plan,
@@ -709,7 +709,7 @@ static void run_bulk(size_t size, size_t align, size_t boundary, u32 n,
 	/* The pool is as if just filled: the same blocks come back. */
 	sink.calls = 0;
 	CHECK_EQ(upool_alloc_bulk(&pool, n, 0, cp_sink_store, &sink), 0);
-	CHECK_EQ(fd.allocs, pool.core.nr_slabs);
+	CHECK_EQ(fd.allocs, core_stats(&pool.core).nr_slabs);
 	for (i = 0; i < n; i++)
 		CHECK_EQ(bulk[i].dma, single[i].dma);
 	CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
@@ -795,7 +795,7 @@ static void test_bulk_fault(void **state)
 		CHECK_EQ(upool_alloc_bulk(&pool, 20000, 0, cp_sink_store, &sink),
 			 -ENOMEM);
 		CHECK_EQ(sink.calls, 0);
-		CHECK_EQ(pool.core.nr_slabs, k - 1);
+		CHECK_EQ(core_stats(&pool.core).nr_slabs, k - 1);
 		CHECK_EQ(pool.core.nr_in_use, 0);
 		CHECK_EQ(fd.live, k - 1);
 		CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
@@ -857,7 +857,7 @@ static void test_table_publication(void **state)
 			CHECK(old == (i ? storage[0] : NULL));
 			CHECK(chainpool_core_table(&pool.core) == storage[i]);
 			/* Take every block of the slab; keep the last one. */
-			while (pool.core.nr_in_use < pool.core.nr_blocks)
+			while (pool.core.nr_in_use < core_stats(&pool.core).blocks_total)
 				CHECK_EQ(chainpool_core_alloc(&pool.core, 0,
 							      &cpu[i], &dma[i]),
 					 0);
@@ -871,8 +871,10 @@ static void test_table_publication(void **state)
 		      cpu[0]);
 		CHECK(chainpool_core_lookup(&pool.core, storage[1], dma[1]) ==
 		      cpu[1]);
-		CHECK_EQ(pool.core.table_bytes,
-			 chainpool_core_table_bytes(2, debug));
+		CHECK_EQ(core_stats(&pool.core).meta_bytes,
+			 chainpool_core_table_bytes(2, debug) +
+			 (debug ? 2 * chainpool_core_map_bytes(&pool.core.plan,
+							       0) : 0));
 		free(storage[0]);
 		pool.table_allocs = 1;	/* storage[1] is upool_destroy()'s */
 		CHECK_EQ(chainpool_core_release_all(&pool.core), 0);
@@ -924,7 +926,7 @@ static void test_staged_fill(void **state)
 				  4096, debug);
 		for (i = 0; i < FIRST; i++)
 			CHECK_EQ(upool_grow(&pool, 0), 0);
-		blocks = pool.core.nr_blocks;
+		blocks = core_stats(&pool.core).blocks_total;
 		for (i = 0; i < BATCH; i++) {
 			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
 							&fake_dma_ops, &fd,
@@ -960,8 +962,8 @@ static void test_staged_fill(void **state)
 		if (debug)
 			CHECK(index_sorted(stage, stage->by_cpu, true));
 		/* Not yet published: the pool is as it was. */
-		CHECK_EQ(pool.core.nr_slabs, FIRST);
-		CHECK_EQ(pool.core.nr_blocks, blocks);
+		CHECK_EQ(core_stats(&pool.core).nr_slabs, FIRST);
+		CHECK_EQ(core_stats(&pool.core).blocks_total, blocks);
 
 		/* A stage with one slab twice is refused at the seal. */
 		other_storage = malloc(chainpool_core_table_bytes(FIRST + 2,
@@ -1014,15 +1016,15 @@ static void test_staged_fill(void **state)
 		CHECK(old == other_storage);
 		free(old);
 		CHECK(chainpool_core_table(&pool.core) == stage);
-		CHECK_EQ(pool.core.nr_slabs, FIRST + 1 + BATCH);
-		CHECK_EQ(pool.core.nr_blocks,
+		CHECK_EQ(core_stats(&pool.core).nr_slabs, FIRST + 1 + BATCH);
+		CHECK_EQ(core_stats(&pool.core).blocks_total,
 			 blocks + (1 + BATCH) * extra.nr_blocks);
 		CHECK(index_sorted(stage, stage->by_dma, false));
 		if (debug)
 			CHECK(index_sorted(stage, stage->by_cpu, true));
 
 		/* Every block is handed out once and found by its address. */
-		while (pool.core.nr_in_use < pool.core.nr_blocks) {
+		while (pool.core.nr_in_use < core_stats(&pool.core).blocks_total) {
 			CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &cpu,
 						      &dma), 0);
 			CHECK(chainpool_core_lookup(&pool.core, stage, dma) ==
@@ -1091,17 +1093,17 @@ static void run_batches(bool debug)
 	start_case(&fd, GIB4 - (1ULL << 20), "batched bulk, debug %d", debug);
 	CHECK_EQ(upool_init(&pool, &fd, 128, 0, 0, 0, debug), 0);
 	CHECK_EQ(upool_fill(&pool, n), 0);
-	CHECK(pool.core.nr_blocks < n + 1024);	/* single[] holds the rest */
+	CHECK(core_stats(&pool.core).blocks_total < n + 1024);	/* single[] holds the rest */
 	batch = chainpool_core_batch(&pool.core);
 	CHECK_EQ(batch, CHAINPOOL_BATCH_BLOCKS);
-	CHECK_EQ(chainpool_core_reserve(&pool.core, pool.core.nr_blocks + 1),
+	CHECK_EQ(chainpool_core_reserve(&pool.core, core_stats(&pool.core).blocks_total + 1),
 		 -ENOMEM);
 	CHECK_EQ(chainpool_core_reserve(&pool.core, want), 0);
 	/* What is left beside the reservation, and then nothing. */
 	CHECK_EQ(chainpool_core_reserve(&pool.core,
-					pool.core.nr_blocks - want + 1),
+					core_stats(&pool.core).blocks_total - want + 1),
 		 -ENOMEM);
-	while (pool.core.nr_blocks - pool.core.nr_in_use > want) {
+	while (core_stats(&pool.core).blocks_total - pool.core.nr_in_use > want) {
 		CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &single[nsingle].cpu,
 					      &single[nsingle].dma), 0);
 		nsingle++;
@@ -1215,7 +1217,7 @@ static void test_release_steps(void **state)
 		}
 	} while (more);
 	/* Every block of every slab, a batch at a time. */
-	CHECK_EQ(steps, (u32)((pool.core.nr_blocks + batch - 1) / batch));
+	CHECK_EQ(steps, (u32)((core_stats(&pool.core).blocks_total + batch - 1) / batch));
 	CHECK_EQ(rel.marked, n - 1);
 	CHECK_EQ(chainpool_core_release_end(&pool.core, &rel), 0);
 	for (i = 0; i < n - 1; i++)

@@ -34,7 +34,7 @@ static int upool_add_slab(struct upool *pool,
 			  const struct chainpool_slab *slab,
 			  unsigned long *map)
 {
-	u32 max = pool->core.nr_slabs + 1;
+	u32 max = core_stats(&pool->core).nr_slabs + 1;
 	void *storage = malloc(chainpool_core_table_bytes(max,
 							  pool->core.debug));
 	struct chainpool_table *old, *t;
@@ -95,8 +95,8 @@ free_slab:
 
 int upool_fill(struct upool *pool, u64 nr_blocks)
 {
-	while (pool->core.nr_blocks < nr_blocks) {
-		u64 missing = nr_blocks - pool->core.nr_blocks;
+	while (core_stats(&pool->core).blocks_total < nr_blocks) {
+		u64 missing = nr_blocks - core_stats(&pool->core).blocks_total;
 		int ret;
 
 		ret = upool_grow(pool, chainpool_plan_order_for(&pool->core.plan,
@@ -136,7 +136,7 @@ u32 upool_destroy(struct upool *pool)
 	u32 in_use = pool->core.nr_in_use;
 	u32 i;
 
-	for (i = 0; i < pool->core.nr_slabs; i++) {
+	for (i = 0; i < core_stats(&pool->core).nr_slabs; i++) {
 		const struct chainpool_slab *slab = &t->slabs[i];
 
 		if (t->maps)

@@ -27,6 +27,16 @@ int upool_alloc(struct upool *pool, unsigned int flags, void **vaddr,
 /* Fills the pool as far as needed, then takes @count blocks in one pass. */
 int upool_alloc_bulk(struct upool *pool, u32 count, unsigned int flags,
 		     chainpool_bulk_fn fn, void *ctx);
+/* The core's counts, counted from its table as the glue's stats are. */
+static inline struct chainpool_core_stats
+core_stats(const struct chainpool_core *core)
+{
+	struct chainpool_core_stats st;
+
+	chainpool_core_get_stats(core, &st);
+	return st;
+}
+
 /* Frees the slabs only when no block is in use; returns blocks in use. */
 u32 upool_destroy(struct upool *pool);
 
