@@ -395,34 +395,32 @@ out:
 	return ret;
 }
 
+static int cpb_run_chainpool_default(unsigned int nr, struct cpb_result *r)
+{
+	return cpb_run_chainpool(nr, 0, r);
+}
+
+static int cpb_run_chainpool_1page(unsigned int nr, struct cpb_result *r)
+{
+	return cpb_run_chainpool(nr, PAGE_SIZE, r);
+}
+
+/*
+ * Each allocator by its name and its run; @floor: a floor, not an
+ * allocator, whose record has only the time it took.
+ */
 static const struct {
 	const char *name;
-	u64 slab_bytes;
+	int (*run)(unsigned int nr, struct cpb_result *r);
+	bool floor;
 } cpb_allocators[] = {
-	{ "dma_pool" },
-	{ "page_carve" },
-	{ "chainpool", 0 },
-	{ "chainpool_1page", PAGE_SIZE },
-	{ "chainpool_bulk" },
-	{ "memset_floor" },
+	{ "dma_pool", cpb_run_dma_pool },
+	{ "page_carve", cpb_run_page_carve },
+	{ "chainpool", cpb_run_chainpool_default },
+	{ "chainpool_1page", cpb_run_chainpool_1page },
+	{ "chainpool_bulk", cpb_run_chainpool_bulk },
+	{ "memset_floor", cpb_run_memset_floor, true },
 };
-
-static int cpb_run(unsigned int a, unsigned int nr, struct cpb_result *r)
-{
-	switch (a) {
-	case 0:
-		return cpb_run_dma_pool(nr, r);
-	case 1:
-		return cpb_run_page_carve(nr, r);
-	case 2:
-	case 3:
-		return cpb_run_chainpool(nr, cpb_allocators[a].slab_bytes, r);
-	case 4:
-		return cpb_run_chainpool_bulk(nr, r);
-	default:
-		return cpb_run_memset_floor(nr, r);
-	}
-}
 
 static void cpb_one(unsigned int a, unsigned int nr)
 {
@@ -436,7 +434,7 @@ static void cpb_one(unsigned int a, unsigned int nr)
 			 (u64)repeat_max_ms * NSEC_PER_MSEC)
 			break;
 		memset(&r, 0, sizeof(r));
-		ret = cpb_run(a, nr, &r);
+		ret = cpb_allocators[a].run(nr, &r);
 		if (!i || r.create_ns < best.create_ns) {
 			best.create_ns = r.create_ns;
 			best.fill_ns = r.fill_ns;
@@ -455,7 +453,7 @@ static void cpb_one(unsigned int a, unsigned int nr)
 			nr, ret);
 		return;
 	}
-	if (a == ARRAY_SIZE(cpb_allocators) - 1)
+	if (cpb_allocators[a].floor)
 		pr_info("cp_bench: record allocator=%s n=%u size=%u align=%u create_ns=%llu\n",
 			name, nr, size, align, r.create_ns);
 	else
