@@ -169,7 +169,7 @@ static inline void chainpool_test_grace_period(struct chainpool *pool)
 /*
  * Storage of one slab table.  Growing publishes a new table with
  * rcu_assign_pointer() (chainpool_commit(), through
- * chainpool_core_publish()), so chainpool_dma_to_virt() reads the old or
+ * chainpool_core_grow()), so chainpool_dma_to_virt() reads the old or
  * the new one under rcu_read_lock(), as lib/genalloc.c reads its chunks.
  * The old one is retired on @next and freed after a grace period by
  * chainpool_reap(): at the end of a fill, and in a growth on alloc only
@@ -380,25 +380,12 @@ void chainpool_debugfs_exit(void)
 	mutex_unlock(&chainpool_debugfs_mutex);
 }
 
-/*
- * A slab a growth has acquired but not yet added: growth collects its
- * slabs and adds them in one new table (chainpool_commit()), so a fill of
- * S slabs copies the table once, not S times.  The record lives in the
- * slab's own first bytes, which nothing else uses until the table that
- * holds the slab is published.
- */
-struct chainpool_pending {
-	struct chainpool_pending *next;
-	struct chainpool_slab slab;
-	unsigned long *map;
-};
-
 /* Give back slabs that never reached the pool; see chainpool_dma_free(). */
 static void chainpool_drop_pending(struct chainpool *pool,
 				   struct chainpool_dma_ctx *dc,
-				   struct chainpool_pending *p)
+				   struct chainpool_new_slab *p)
 {
-	struct chainpool_pending *next;
+	struct chainpool_new_slab *next;
 
 	for (; p; p = next) {
 		struct chainpool_slab slab = p->slab;
@@ -445,61 +432,43 @@ static void chainpool_free_tables(struct chainpool_table_mem *mem)
 }
 
 /*
- * Add the slabs on @pending to the pool in one new table, which holds
- * exactly the pool's slabs.  The table is staged from the published
- * one without the lock and published under it; if another growth
- * published first, it is staged again.  On success the pool owns the
- * slabs and their maps; on failure they are given back.  The pool lock
- * must not be held.
+ * Add the slabs on @pending to the pool in one new table, in one call of
+ * chainpool_core_grow() under the lock; the table's storage is allocated
+ * without it, and again if the pool grew meanwhile.  A growth collects
+ * its slabs first (the records live in their first bytes), so a fill of
+ * S slabs copies the table once, not S times.  On success the pool owns
+ * the slabs and their maps; on failure they are given back.  The pool
+ * lock must not be held.
  */
 static int chainpool_commit(struct chainpool *pool,
 			    struct chainpool_dma_ctx *dc,
-			    struct chainpool_pending *pending)
+			    struct chainpool_new_slab *pending)
 {
 	struct chainpool_core *core = &pool->core;
-	struct chainpool_table_mem *mem = NULL, *old_mem;
-	const struct chainpool_table *from;
-	struct chainpool_table *stage, *old;
-	struct chainpool_pending *p;
+	struct chainpool_table_mem *mem, *old_mem;
+	const struct chainpool_table *t;
+	struct chainpool_table *old;
+	struct chainpool_new_slab *p;
 	unsigned long flags;
-	u32 max = 0, n, count = 0;
+	u32 max, n, count = 0;
 	int ret;
 
 	for (p = pending; p; p = p->next)
 		count++;
-	/* A hint; the table read under RCU below tells. */
-	rcu_read_lock();
-	from = rcu_dereference(core->table);
-	n = from ? from->nr_slabs : 0;
-	rcu_read_unlock();
-	for (;;) {
-		if (max < n + count) {
-			max = n + count;
-			kvfree(mem);
-			mem = chainpool_table_alloc(pool, max, dc->gfp);
+	spin_lock_irqsave(&pool->lock, flags);
+	t = chainpool_core_table(core);
+	n = t ? t->nr_slabs : 0;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	do {
+		max = n + count;
+		mem = chainpool_table_alloc(pool, max, dc->gfp);
+		if (!mem) {
 			ret = -ENOMEM;
-			if (!mem)
-				break;
-		}
-		/* Published tables never change; RCU keeps @from alive. */
-		rcu_read_lock();
-		from = rcu_dereference(core->table);
-		n = from ? from->nr_slabs : 0;
-		if (n + count <= max)
-			ret = chainpool_core_stage(core, from, mem->storage,
-						   max, &stage);
-		rcu_read_unlock();
-		if (n + count > max)
-			continue;	/* the pool grew meanwhile */
-		for (p = pending; p && !ret; p = p->next)
-			ret = chainpool_core_stage_slab(core, stage, &p->slab,
-							p->map);
-		if (!ret)
-			ret = chainpool_core_stage_seal(core, stage);
-		if (ret)
 			break;
+		}
 		spin_lock_irqsave(&pool->lock, flags);
-		ret = chainpool_core_publish(core, stage, &old);
+		ret = chainpool_core_grow(core, mem->storage, max, pending,
+					  &old);
 		/* Lock-free readers may still be in the old table. */
 		if (!ret && old) {
 			old_mem = chainpool_table_mem(old);
@@ -509,14 +478,14 @@ static int chainpool_commit(struct chainpool *pool,
 				chainpool_core_table_bytes(old->max_slabs,
 							   core->debug);
 		}
+		t = chainpool_core_table(core);
+		n = t ? t->nr_slabs : 0;
 		spin_unlock_irqrestore(&pool->lock, flags);
-		if (ret != -EAGAIN)
-			break;
-	}
-	if (ret) {
-		kvfree(mem);
+		if (ret)
+			kvfree(mem);
+	} while (ret == -ENOSPC);	/* the pool grew meanwhile */
+	if (ret)
 		chainpool_drop_pending(pool, dc, pending);
-	}
 	return ret;
 }
 
@@ -565,12 +534,12 @@ static void chainpool_reap(struct chainpool *pool, gfp_t gfp, bool all)
  */
 static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 			     struct chainpool_dma_ctx *dc,
-			     struct chainpool_pending **tail)
+			     struct chainpool_new_slab **tail)
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_acquire_stats acquire = { 0 };
 	struct chainpool_fault fault;
-	struct chainpool_pending *p;
+	struct chainpool_new_slab *p;
 	struct chainpool_slab slab;
 	unsigned long *map = NULL;
 	unsigned long flags;
@@ -626,7 +595,7 @@ static int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 {
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
-	struct chainpool_pending *pending = NULL, **tail = &pending;
+	struct chainpool_new_slab *pending = NULL, **tail = &pending;
 	struct chainpool_core_stats cs;
 	unsigned long flags;
 	unsigned int order;

@@ -378,7 +378,7 @@ void chainpool_core_init(struct chainpool_core *core,
  * @debug: the pool debugs, so the table also holds the CPU address index
  *	and the in-use maps
  *
- * Return: bytes to pass to chainpool_core_stage().
+ * Return: bytes of storage to pass to chainpool_core_grow().
  */
 size_t chainpool_core_table_bytes(u32 max_slabs, bool debug)
 {
@@ -559,30 +559,62 @@ static bool cp_index_overlaps(const struct chainpool_core *core,
 	return false;
 }
 
+/* May @slab, with its debug @map, join a pool of @core's geometry? */
+static bool cp_slab_valid(const struct chainpool_core *core,
+			  const struct chainpool_slab *slab,
+			  const unsigned long *map)
+{
+	const struct chainpool_plan *plan = &core->plan;
+
+	if (slab->order < plan->min_order || slab->order >= CHAINPOOL_NR_ORDERS ||
+	    ((u64)plan->page_size << slab->order) > CHAINPOOL_MAX_SLAB_BYTES)
+		return false;
+	return chainpool_plan_slab_fits(plan, slab->order, slab->cpu,
+					slab->dma) &&
+	       slab->nr_blocks ==
+			chainpool_plan_blocks_per_slab(plan, slab->order) &&
+	       core->debug == !!map;
+}
+
 /**
- * chainpool_core_stage() - start a new slab table from a published one
- * @core: pool state; only its geometry and debug flag are read
- * @from: the pool's table (NULL before the first slab), which, being never
- *	changed once published, may be read without the pool's lock
- *	(in the kernel: under rcu_read_lock())
+ * chainpool_core_grow() - add slabs to a pool in one new table
+ * @core: pool state
  * @storage: chainpool_core_table_bytes(@max_slabs, debug) bytes, aligned
  *	for pointers (any kmalloc() or malloc() result is)
- * @max_slabs: capacity of @storage: @from's slabs plus those to add
- * @stage: set to the new table, private to the caller until published
+ * @max_slabs: capacity of @storage: the pool's slabs and the new ones
+ * @add: the slabs to add, in the order carving is to take them
+ * @old_table: set on success to the table replaced (NULL for the first),
+ *	which the caller frees once no lock-free reader can still be in it
  *
- * A fill stages all its slabs in one table and publishes it once, so a
- * fill of S slabs copies the table once, not S times.  O(slabs).
+ * Copies the pool's table into @storage, appends the slabs of @add,
+ * sorts the indexes and checks that no two slabs overlap, then publishes
+ * the new table with release semantics (in the kernel:
+ * rcu_assign_pointer()), so a lock-free reader sees the old table or the
+ * new one, each complete, and the new blocks become allocatable.  Under
+ * the caller's lock.  A fill adds all its slabs in one call, so it
+ * copies the table once, not once a slab: O(slabs) for one new slab,
+ * O(slabs log slabs) for more.
  *
- * Return: 0; -ENOSPC when @max_slabs cannot hold @from's slabs.
+ * Return: 0; -ENOSPC when @max_slabs is too few (the pool grew since
+ * @storage was sized: size it again); -EINVAL when a slab does not fit
+ * the layout, or lacks its debug map or has one without debug; -EEXIST
+ * when two slabs overlap; -EINVAL too for an empty @add.  On error the
+ * pool is unchanged and @storage is the caller's.
  */
-int chainpool_core_stage(const struct chainpool_core *core,
-			 const struct chainpool_table *from, void *storage,
-			 u32 max_slabs, struct chainpool_table **stage)
+int chainpool_core_grow(struct chainpool_core *core, void *storage,
+			u32 max_slabs, const struct chainpool_new_slab *add,
+			struct chainpool_table **old_table)
 {
-	u32 n = from ? from->nr_slabs : 0;
-	struct chainpool_table *t;
+	struct chainpool_table *from = CP_TABLE(core->table), *t;
+	u32 n = from ? from->nr_slabs : 0, count = 0;
+	const struct chainpool_new_slab *p;
 
-	if (!storage || max_slabs < n)
+	for (p = add; p; p = p->next, count++)
+		if (!cp_slab_valid(core, &p->slab, p->map))
+			return -EINVAL;
+	if (!count)
+		return -EINVAL;
+	if (!storage || max_slabs < n || max_slabs - n < count)
 		return -ENOSPC;
 	t = cp_table_init(storage, max_slabs, core->debug);
 	if (n) {
@@ -593,102 +625,26 @@ int chainpool_core_stage(const struct chainpool_core *core,
 		memcpy(t->by_cpu, from->by_cpu, n * sizeof(*t->by_cpu));
 		memcpy(t->maps, from->maps, n * sizeof(*t->maps));
 	}
-	t->nr_slabs = n;
 	t->base = n;
-	*stage = t;
-	return 0;
-}
-
-/**
- * chainpool_core_stage_slab() - add a slab to a staged table
- * @core: pool state; only its geometry and debug flag are read
- * @stage: table from chainpool_core_stage()
- * @slab: slab from chainpool_slab_acquire()
- * @map: with debug, the slab's in-use map of chainpool_core_map_bytes()
- *	zeroed bytes, which the pool owns once the table is published;
- *	else NULL
- *
- * O(1): the slab is appended; chainpool_core_stage_seal() sorts.
- *
- * Return: 0; -ENOSPC when @stage is full; -EINVAL when the slab does not
- * fit the layout or lacks its debug map.  On error @stage is unchanged.
- */
-int chainpool_core_stage_slab(const struct chainpool_core *core,
-			      struct chainpool_table *stage,
-			      const struct chainpool_slab *slab,
-			      unsigned long *map)
-{
-	const struct chainpool_plan *plan = &core->plan;
-	u32 n = stage->nr_slabs;
-
-	if (slab->order < plan->min_order || slab->order >= CHAINPOOL_NR_ORDERS ||
-	    ((u64)plan->page_size << slab->order) > CHAINPOOL_MAX_SLAB_BYTES)
-		return -EINVAL;
-	if (!chainpool_plan_slab_fits(plan, slab->order, slab->cpu, slab->dma))
-		return -EINVAL;
-	if (slab->nr_blocks != chainpool_plan_blocks_per_slab(plan, slab->order))
-		return -EINVAL;
-	if (core->debug != !!map)
-		return -EINVAL;
-	if (n == stage->max_slabs)
-		return -ENOSPC;
-	stage->slabs[n] = *slab;
-	stage->by_dma[n] = n;
-	if (core->debug) {
-		stage->by_cpu[n] = n;
-		stage->maps[n] = map;
+	for (p = add; p; p = p->next, n++) {
+		t->slabs[n] = p->slab;
+		t->by_dma[n] = n;
+		if (core->debug) {
+			t->by_cpu[n] = n;
+			t->maps[n] = p->map;
+		}
 	}
-	stage->nr_slabs = n + 1;
-	return 0;
-}
-
-/**
- * chainpool_core_stage_seal() - sort a staged table's indexes
- * @core: pool state; only its geometry and debug flag are read
- * @stage: table from chainpool_core_stage() with its slabs added
- *
- * O(slabs) for one added slab, O(slabs log slabs) for more.
- *
- * Return: 0; -EEXIST when two slabs overlap, in DMA or (debug) CPU
- * address space: the table must not be published.
- */
-int chainpool_core_stage_seal(const struct chainpool_core *core,
-			      struct chainpool_table *stage)
-{
-	if (stage->nr_slabs == stage->base)
-		return 0;
-	cp_sort_index(stage, stage->by_dma, false);
-	if (cp_index_overlaps(core, stage, stage->by_dma, false))
+	t->nr_slabs = n;
+	cp_sort_index(t, t->by_dma, false);
+	if (cp_index_overlaps(core, t, t->by_dma, false))
 		return -EEXIST;
-	if (!core->debug)
-		return 0;
-	cp_sort_index(stage, stage->by_cpu, true);
-	return cp_index_overlaps(core, stage, stage->by_cpu, true) ? -EEXIST : 0;
-}
-
-/**
- * chainpool_core_publish() - make a sealed staged table the pool's
- * @core: pool state
- * @stage: table from chainpool_core_stage_seal()
- * @old_table: set on success to the table no longer used (NULL for the
- *	first), which the caller frees once no lock-free reader can still
- *	be in it
- *
- * Publishes @stage with release semantics (in the kernel:
- * rcu_assign_pointer()), so a lock-free reader sees the old table or the
- * new one, each complete, and the new slabs' blocks become allocatable.
- *
- * Return: 0; -EAGAIN when the pool gained slabs after @stage was started:
- * stage again from the pool's current table.
- */
-int chainpool_core_publish(struct chainpool_core *core,
-			   struct chainpool_table *stage,
-			   struct chainpool_table **old_table)
-{
-	if (stage->base != cp_nr_slabs(core))
-		return -EAGAIN;
-	*old_table = CP_TABLE(core->table);
-	CP_PUBLISH(core->table, stage);
+	if (core->debug) {
+		cp_sort_index(t, t->by_cpu, true);
+		if (cp_index_overlaps(core, t, t->by_cpu, true))
+			return -EEXIST;
+	}
+	*old_table = from;
+	CP_PUBLISH(core->table, t);
 	return 0;
 }
 

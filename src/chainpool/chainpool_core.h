@@ -88,13 +88,13 @@ struct chainpool_slab {
  * struct chainpool_table - the slabs of a pool, never changed once published
  * @nr_slabs: slabs in the table
  * @max_slabs: capacity the storage was laid out for
- * @base: slabs taken from the table it was staged from; the rest are new
+ * @base: slabs taken from the table it replaced; the rest are new
  * @slabs: slabs in the order they were added; carving follows this order
  * @by_dma: indexes into @slabs sorted by DMA address
  * @by_cpu: indexes into @slabs sorted by CPU address; debug pools only
  * @maps: each slab's in-use map, one bit per block; debug pools only
  *
- * Adding slabs builds a new table in fresh storage (chainpool_core_stage())
+ * Adding slabs builds a new table in fresh storage (chainpool_core_grow())
  * and publishes it with release semantics (in the kernel:
  * rcu_assign_pointer()), so a lock-free reader sees either the old table
  * or the new one, each complete.  The in-use maps are shared between
@@ -133,6 +133,22 @@ struct chainpool_core {
 	u32 nr_in_use;
 	u32 nr_reserved;
 	bool debug;
+};
+
+/**
+ * struct chainpool_new_slab - a slab for chainpool_core_grow() to add
+ * @next: the next slab to add, or NULL
+ * @slab: the slab, from chainpool_slab_acquire()
+ * @map: with debug, the slab's in-use map of chainpool_core_map_bytes()
+ *	zeroed bytes, which the pool owns once the slab is added; else NULL
+ *
+ * The kernel glue keeps this record in the slab's own first bytes, which
+ * nothing else uses until the slab is in the pool.
+ */
+struct chainpool_new_slab {
+	struct chainpool_new_slab *next;
+	struct chainpool_slab slab;
+	unsigned long *map;
 };
 
 /**
@@ -245,18 +261,9 @@ void chainpool_core_init(struct chainpool_core *core,
 size_t chainpool_core_table_bytes(u32 max_slabs, bool debug);
 size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 				unsigned int order);
-int chainpool_core_stage(const struct chainpool_core *core,
-			 const struct chainpool_table *from, void *storage,
-			 u32 max_slabs, struct chainpool_table **stage);
-int chainpool_core_stage_slab(const struct chainpool_core *core,
-			      struct chainpool_table *stage,
-			      const struct chainpool_slab *slab,
-			      unsigned long *map);
-int chainpool_core_stage_seal(const struct chainpool_core *core,
-			      struct chainpool_table *stage);
-int chainpool_core_publish(struct chainpool_core *core,
-			   struct chainpool_table *stage,
-			   struct chainpool_table **old_table);
+int chainpool_core_grow(struct chainpool_core *core, void *storage,
+			u32 max_slabs, const struct chainpool_new_slab *add,
+			struct chainpool_table **old_table);
 const struct chainpool_table *
 chainpool_core_table(const struct chainpool_core *core);
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,

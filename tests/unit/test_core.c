@@ -813,8 +813,9 @@ static void test_bulk_fault(void **state)
  */
 static void test_table_publication(void **state)
 {
-	struct chainpool_table *old, *t1, *t;
+	struct chainpool_table *old, *t1;
 	const struct chainpool_table *from;
+	struct chainpool_new_slab add;
 	struct chainpool_slab slab;
 	struct fake_dma fd;
 	struct upool pool;
@@ -835,25 +836,23 @@ static void test_table_publication(void **state)
 				map[i] = calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0));
 			storage[i] = malloc(chainpool_core_table_bytes(i + 1,
 								       debug));
+			add = (struct chainpool_new_slab){ .slab = slab,
+							   .map = map[i] };
 			/*
 			 * Storage for fewer slabs than the pool has, then
-			 * than the staged table needs.
+			 * than the new table needs: refused, pool unchanged.
 			 */
 			from = chainpool_core_table(&pool.core);
 			if (i)
-				CHECK_EQ(chainpool_core_stage(&pool.core, from,
-							      storage[i], i - 1,
-							      &t), -ENOSPC);
-			CHECK_EQ(chainpool_core_stage(&pool.core, from,
-						      storage[i], i, &t), 0);
-			CHECK_EQ(chainpool_core_stage_slab(&pool.core, t, &slab,
-							   map[i]), -ENOSPC);
-			CHECK_EQ(chainpool_core_stage(&pool.core, from,
-						      storage[i], i + 1, &t), 0);
-			CHECK_EQ(chainpool_core_stage_slab(&pool.core, t, &slab,
-							   map[i]), 0);
-			CHECK_EQ(chainpool_core_stage_seal(&pool.core, t), 0);
-			CHECK_EQ(chainpool_core_publish(&pool.core, t, &old), 0);
+				CHECK_EQ(chainpool_core_grow(&pool.core,
+							     storage[i], i - 1,
+							     &add, &old),
+					 -ENOSPC);
+			CHECK_EQ(chainpool_core_grow(&pool.core, storage[i], i,
+						     &add, &old), -ENOSPC);
+			CHECK(chainpool_core_table(&pool.core) == from);
+			CHECK_EQ(chainpool_core_grow(&pool.core, storage[i],
+						     i + 1, &add, &old), 0);
 			CHECK(old == (i ? storage[0] : NULL));
 			CHECK(chainpool_core_table(&pool.core) == storage[i]);
 			/* Take every block of the slab; keep the last one. */
@@ -900,23 +899,26 @@ static bool index_sorted(const struct chainpool_table *t, const u32 *ids,
 }
 
 /*
- * A fill stages all its slabs in one table and publishes it once.  The
- * slabs are staged in an order unrelated to their addresses (odd ones
- * first, then even ones backwards) on top of a table that already has
- * slabs; the sealed indexes come out sorted and every block is found.  A
- * stage that another publication overtook is refused, and so is one with
- * the same slab twice.
+ * A fill adds all its slabs in one table, published once.  The slabs
+ * come in an order unrelated to their addresses (odd ones first, then
+ * even ones backwards) on top of a table that already has slabs; the
+ * indexes come out sorted and every block is found.  Too little storage,
+ * the same slab twice, a slab without its debug map (or with one without
+ * debug) and nothing to add are refused and leave the pool as it was.
  */
 static void test_staged_fill(void **state)
 {
 	enum { FIRST = 3, BATCH = 37 };
-	struct chainpool_slab slabs[BATCH], extra;
-	struct chainpool_table *stage, *other, *old;
-	unsigned long *maps[BATCH], *extra_map = NULL;
-	void *storage, *other_storage, *cpu;
+	struct chainpool_new_slab add[BATCH], twice[2], bad;
+	struct chainpool_slab slabs[BATCH];
+	const struct chainpool_table *before;
+	struct chainpool_table *old, *t;
+	unsigned long *maps[BATCH];
+	unsigned long dummy_map[1];
+	void *storage, *cpu;
 	struct fake_dma fd;
 	struct upool pool;
-	int i, j, debug;
+	int i, debug;
 	u64 blocks;
 	dma_addr_t dma;
 
@@ -927,6 +929,7 @@ static void test_staged_fill(void **state)
 		for (i = 0; i < FIRST; i++)
 			CHECK_EQ(upool_grow(&pool, 0), 0);
 		blocks = core_stats(&pool.core).blocks_total;
+		before = chainpool_core_table(&pool.core);
 		for (i = 0; i < BATCH; i++) {
 			CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
 							&fake_dma_ops, &fd,
@@ -935,99 +938,61 @@ static void test_staged_fill(void **state)
 			maps[i] = debug ? calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0)) :
 					  NULL;
 		}
+		/* Linked odd ones first, then even ones backwards. */
+		for (i = 0; i < BATCH; i++) {
+			int at = i < BATCH / 2 ? 2 * i + 1 :
+						 2 * (BATCH - 1 - i);
+
+			add[i] = (struct chainpool_new_slab){
+				.next = i + 1 < BATCH ? &add[i + 1] : NULL,
+				.slab = slabs[at], .map = maps[at] };
+		}
 		storage = malloc(chainpool_core_table_bytes(FIRST + BATCH,
 							    debug));
-		CHECK_EQ(chainpool_core_stage(&pool.core,
-					      chainpool_core_table(&pool.core),
-					      storage, FIRST - 1, &stage),
+		CHECK_EQ(chainpool_core_grow(&pool.core, storage,
+					     FIRST + BATCH - 1, add, &old),
 			 -ENOSPC);
-		CHECK_EQ(chainpool_core_stage(&pool.core,
-					      chainpool_core_table(&pool.core),
-					      storage, FIRST + BATCH, &stage),
-			 0);
-		CHECK_EQ(stage->base, FIRST);
-		for (i = 1; i < BATCH; i += 2)
-			CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage,
-							   &slabs[i], maps[i]),
-				 0);
-		for (i = (BATCH - 1) & ~1; i >= 0; i -= 2)
-			CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage,
-							   &slabs[i], maps[i]),
-				 0);
-		/* Full: no room for one more. */
-		CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage, &slabs[0],
-						   maps[0]), -ENOSPC);
-		CHECK_EQ(chainpool_core_stage_seal(&pool.core, stage), 0);
-		CHECK(index_sorted(stage, stage->by_dma, false));
-		if (debug)
-			CHECK(index_sorted(stage, stage->by_cpu, true));
-		/* Not yet published: the pool is as it was. */
+		twice[0] = (struct chainpool_new_slab){ .next = &twice[1],
+			.slab = slabs[5], .map = maps[5] };
+		twice[1] = (struct chainpool_new_slab){ .slab = slabs[5],
+							.map = maps[5] };
+		CHECK_EQ(chainpool_core_grow(&pool.core, storage,
+					     FIRST + BATCH, twice, &old),
+			 -EEXIST);
+		bad = (struct chainpool_new_slab){ .slab = slabs[0],
+			.map = debug ? NULL : dummy_map };
+		CHECK_EQ(chainpool_core_grow(&pool.core, storage,
+					     FIRST + BATCH, &bad, &old),
+			 -EINVAL);
+		CHECK_EQ(chainpool_core_grow(&pool.core, storage,
+					     FIRST + BATCH, NULL, &old),
+			 -EINVAL);
+		/* Refused: the pool is as it was. */
+		CHECK(chainpool_core_table(&pool.core) == before);
 		CHECK_EQ(core_stats(&pool.core).nr_slabs, FIRST);
 		CHECK_EQ(core_stats(&pool.core).blocks_total, blocks);
 
-		/* A stage with one slab twice is refused at the seal. */
-		other_storage = malloc(chainpool_core_table_bytes(FIRST + 2,
-								  debug));
-		CHECK_EQ(chainpool_core_stage(&pool.core,
-					      chainpool_core_table(&pool.core),
-					      other_storage, FIRST + 2, &other),
-			 0);
-		for (j = 0; j < 2; j++)
-			CHECK_EQ(chainpool_core_stage_slab(&pool.core, other,
-							   &slabs[5], maps[5]),
-				 0);
-		CHECK_EQ(chainpool_core_stage_seal(&pool.core, other),
-			 -EEXIST);
-
-		/* One more slab published first overtakes @stage. */
-		CHECK_EQ(chainpool_slab_acquire(&pool.core.plan, 0,
-						&fake_dma_ops, &fd, NULL, NULL,
-						&extra), 0);
-		if (debug)
-			extra_map = calloc(1, chainpool_core_map_bytes(&pool.core.plan, 0));
-		CHECK_EQ(chainpool_core_stage(&pool.core,
-					      chainpool_core_table(&pool.core),
-					      other_storage, FIRST + 2, &other),
-			 0);
-		CHECK_EQ(chainpool_core_stage_slab(&pool.core, other, &extra,
-						   extra_map), 0);
-		CHECK_EQ(chainpool_core_stage_seal(&pool.core, other), 0);
-		CHECK_EQ(chainpool_core_publish(&pool.core, other, &old), 0);
+		CHECK_EQ(chainpool_core_grow(&pool.core, storage,
+					     FIRST + BATCH, add, &old), 0);
+		CHECK(old == before);
 		/* @old came from upool_grow(): count its free. */
 		free(old);
 		pool.table_frees++;
-		CHECK_EQ(chainpool_core_publish(&pool.core, stage, &old),
-			 -EAGAIN);
-
-		/* Staged again from the current table, it goes in. */
-		free(storage);
-		storage = malloc(chainpool_core_table_bytes(FIRST + 1 + BATCH,
-							    debug));
-		CHECK_EQ(chainpool_core_stage(&pool.core,
-					      chainpool_core_table(&pool.core),
-					      storage, FIRST + 1 + BATCH,
-					      &stage), 0);
-		for (i = BATCH - 1; i >= 0; i--)
-			CHECK_EQ(chainpool_core_stage_slab(&pool.core, stage,
-							   &slabs[i], maps[i]),
-				 0);
-		CHECK_EQ(chainpool_core_stage_seal(&pool.core, stage), 0);
-		CHECK_EQ(chainpool_core_publish(&pool.core, stage, &old), 0);
-		CHECK(old == other_storage);
-		free(old);
-		CHECK(chainpool_core_table(&pool.core) == stage);
-		CHECK_EQ(core_stats(&pool.core).nr_slabs, FIRST + 1 + BATCH);
+		t = storage;
+		CHECK(chainpool_core_table(&pool.core) == t);
+		CHECK_EQ(t->base, FIRST);
+		CHECK_EQ(core_stats(&pool.core).nr_slabs, FIRST + BATCH);
 		CHECK_EQ(core_stats(&pool.core).blocks_total,
-			 blocks + (1 + BATCH) * extra.nr_blocks);
-		CHECK(index_sorted(stage, stage->by_dma, false));
+			 blocks + BATCH * slabs[0].nr_blocks);
+		CHECK(index_sorted(t, t->by_dma, false));
 		if (debug)
-			CHECK(index_sorted(stage, stage->by_cpu, true));
+			CHECK(index_sorted(t, t->by_cpu, true));
 
 		/* Every block is handed out once and found by its address. */
 		while (pool.core.nr_in_use < core_stats(&pool.core).blocks_total) {
 			CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &cpu,
 						      &dma), 0);
-			CHECK(chainpool_core_lookup(&pool.core, stage, dma) ==
+			CHECK(chainpool_core_lookup(&pool.core, t, dma) ==
 			      cpu);
 		}
 		CHECK_EQ(chainpool_core_alloc(&pool.core, 0, &cpu, &dma),

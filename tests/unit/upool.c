@@ -34,24 +34,17 @@ static int upool_add_slab(struct upool *pool,
 			  const struct chainpool_slab *slab,
 			  unsigned long *map)
 {
+	struct chainpool_new_slab add = { .slab = *slab, .map = map };
 	u32 max = core_stats(&pool->core).nr_slabs + 1;
 	void *storage = malloc(chainpool_core_table_bytes(max,
 							  pool->core.debug));
-	struct chainpool_table *old, *t;
+	struct chainpool_table *old;
 	int ret;
 
 	if (!storage)
 		return -ENOMEM;
 	pool->table_allocs++;
-	ret = chainpool_core_stage(&pool->core,
-				   chainpool_core_table(&pool->core), storage,
-				   max, &t);
-	if (!ret)
-		ret = chainpool_core_stage_slab(&pool->core, t, slab, map);
-	if (!ret)
-		ret = chainpool_core_stage_seal(&pool->core, t);
-	if (!ret)
-		ret = chainpool_core_publish(&pool->core, t, &old);
+	ret = chainpool_core_grow(&pool->core, storage, max, &add, &old);
 	if (ret) {
 		free(storage);
 		pool->table_frees++;
