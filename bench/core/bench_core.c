@@ -230,7 +230,8 @@ static void bc_run_create(struct bc_result *res, unsigned int run)
 		 res->n, 0);
 	BC_CHECK(upool_fill(&pool, res->n) == 0, res->n, 0);
 	res->samples[BC_CREATE][run] = bc_now() - t;
-	BC_CHECK(core_stats(&pool.core).blocks_total >= res->n, res->n, core_stats(&pool.core).blocks_total);
+	BC_CHECK(core_stats(&pool.core).blocks_total >= res->n, res->n,
+		 core_stats(&pool.core).blocks_total);
 	BC_CHECK(upool_destroy(&pool) == 0, res->n, 0);
 	BC_CHECK(fd.live == 0, res->n, fd.live);
 }
@@ -350,9 +351,9 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 	}
 	res->nr_slabs = core_stats(&pool.core).nr_slabs;
 	res->dma_bytes = core_stats(&pool.core).dma_bytes;
-	BC_CHECK(core_stats(&pool.core).nr_slabs == bc_expected_slabs(&pool.core.plan, n), n,
-		 core_stats(&pool.core).nr_slabs);
-	for (i = 0; i < core_stats(&pool.core).nr_slabs; i++) {
+	BC_CHECK(res->nr_slabs == bc_expected_slabs(&pool.core.plan, n), n,
+		 res->nr_slabs);
+	for (i = 0; i < res->nr_slabs; i++) {
 		const struct chainpool_slab *slab =
 			&chainpool_core_table(&pool.core)->slabs[i];
 

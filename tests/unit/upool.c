@@ -35,7 +35,8 @@ static int upool_add_slab(struct upool *pool,
 			  unsigned long *map)
 {
 	struct chainpool_new_slab add = { .slab = *slab, .map = map };
-	u32 max = core_stats(&pool->core).nr_slabs + 1;
+	const struct chainpool_table *t = chainpool_core_table(&pool->core);
+	u32 max = (t ? t->nr_slabs : 0) + 1;
 	void *storage = malloc(chainpool_core_table_bytes(max,
 							  pool->core.debug));
 	struct chainpool_table *old;
@@ -88,14 +89,19 @@ free_slab:
 
 int upool_fill(struct upool *pool, u64 nr_blocks)
 {
-	while (core_stats(&pool->core).blocks_total < nr_blocks) {
-		u64 missing = nr_blocks - core_stats(&pool->core).blocks_total;
+	/* Counted once, then slab by slab, as the kernel glue does. */
+	u64 have = core_stats(&pool->core).blocks_total;
+
+	while (have < nr_blocks) {
+		const struct chainpool_table *t;
 		int ret;
 
 		ret = upool_grow(pool, chainpool_plan_order_for(&pool->core.plan,
-								missing));
+								nr_blocks - have));
 		if (ret)
 			return ret;
+		t = chainpool_core_table(&pool->core);
+		have += t->slabs[t->nr_slabs - 1].nr_blocks;
 	}
 	return 0;
 }
@@ -129,7 +135,7 @@ u32 upool_destroy(struct upool *pool)
 	u32 in_use = pool->core.nr_in_use;
 	u32 i;
 
-	for (i = 0; i < core_stats(&pool->core).nr_slabs; i++) {
+	for (i = 0; t && i < t->nr_slabs; i++) {
 		const struct chainpool_slab *slab = &t->slabs[i];
 
 		if (t->maps)
