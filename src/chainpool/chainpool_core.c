@@ -151,6 +151,7 @@ u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
  *
  * Return: number of blocks.
  */
+CP_TESTABLE
 u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
 				   unsigned int order)
 {

@@ -244,8 +244,6 @@ int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 			size_t boundary, u32 page_size, u64 slab_cap);
 u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
 			      unsigned int order);
-u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
-				   unsigned int order);
 unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
 				      u64 nr_blocks);
 
@@ -300,6 +298,8 @@ u32 chainpool_plan_segment(const struct chainpool_plan *plan,
 			   unsigned int order);
 u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
 				      unsigned int order);
+u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
+				   unsigned int order);
 u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
 				unsigned int order, u32 index);
 int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
