@@ -546,12 +546,12 @@ static int chainpool_acquire(struct chainpool *pool, unsigned int order,
 	u32 count, injected;
 	int ret;
 
-	/* dma_alloc_coherent() may sleep if gfp allows: no lock held. */
 	spin_lock_irqsave(&pool->lock, flags);
 	fault = pool->fault;
 	spin_unlock_irqrestore(&pool->lock, flags);
 	count = fault.count;
 	injected = fault.injected;
+	/* dma_alloc_coherent() may sleep if gfp allows: no lock held. */
 	ret = chainpool_slab_acquire(plan, order, &chainpool_dma_ops, dc,
 				     &fault, &acquire, &slab);
 	if (!ret && pool->core.debug) {
