@@ -65,7 +65,7 @@
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
 
-#include "chainpool.h"
+#include "chainpool_pool.h"
 #include "cp_testdev.h"
 
 #define CPB_MAX_N	8

@@ -117,10 +117,6 @@ struct chainpool_test_stats {
 
 void chainpool_get_test_stats(struct chainpool *pool,
 			      struct chainpool_test_stats *ts);
-struct chainpool *chainpool_create_params(const char *name,
-					  struct device *dev, size_t size,
-					  size_t align, size_t boundary,
-					  const struct chainpool_params *params);
 #endif
 
 struct chainpool *chainpool_create(const char *name, struct device *dev,

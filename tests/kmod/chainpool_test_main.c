@@ -27,7 +27,7 @@
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
-#include "chainpool.h"
+#include "chainpool_pool.h"
 #include "cp_dmapool.h"
 #include "cp_sink.h"
 #include "cp_testdev.h"
