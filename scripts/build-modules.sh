@@ -12,8 +12,9 @@
 #   chainpool_test  tests/kmod/, the in-kernel tests
 #   cp_bench        bench/kernel/, the benchmark
 # The last two link their own objects of the allocator: their folder's
-# Kbuild and sources, src/chainpool/*.[ch], tests/lib/*.[ch] and, if the
-# Kbuild links cp_dmapool.o, src/mpt3sas/cp_dmapool.[ch] of BUILD_SRC are
+# Kbuild and sources, src/chainpool/*.[ch] and chainpool.mk,
+# tests/lib/*.[ch] and, if the Kbuild links cp_dmapool.o,
+# src/mpt3sas/cp_dmapool.[ch] of BUILD_SRC are
 # linked (not copied) into an emptied build directory and built there
 # with the kernel's Kbuild.
 #
@@ -43,6 +44,7 @@ extmod() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	ln -s "$moddir/Kbuild" "$moddir"/*.[ch] "$src"/src/chainpool/*.[ch] \
+		"$src"/src/chainpool/chainpool.mk \
 		"$src"/tests/lib/*.[ch] "$dir/"
 	if grep -q '\<cp_dmapool\.o\>' "$moddir/Kbuild"; then
 		ln -s "$src"/src/mpt3sas/cp_dmapool.[ch] "$dir/"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Allocator core of chainpool: slab geometry, the slab
- * table, O(1) block alloc/free and O(log slabs) DMA address lookup.
+ * Allocator core of chainpool: slab geometry (chainpool_plan.c), the slab
+ * table and O(log slabs) DMA address lookup (chainpool_table.c), O(1)
+ * block alloc/free (chainpool_core.c).
  *
  * The core never allocates memory and takes no locks.  The caller (the
  * kernel glue in chainpool.c or the user-space unit tests) hands it slab
@@ -35,6 +36,17 @@
  */
 #define CHAINPOOL_BATCH_BLOCKS		512U
 #define CHAINPOOL_BATCH_BYTES		(64U << 10)
+
+/*
+ * A free block starts with this link.  Keeping the DMA address in the
+ * block lets alloc hand it out without any lookup.
+ */
+struct chainpool_free_link {
+	struct chainpool_free_link *next;
+	dma_addr_t dma;
+};
+
+#define CHAINPOOL_LINK_BYTES	((u32)sizeof(struct chainpool_free_link))
 
 /* chainpool_core_alloc() flags */
 #define CHAINPOOL_ALLOC_ZERO		0x1U
@@ -240,13 +252,26 @@ struct chainpool_acquire_stats {
 	u32 rejected;
 };
 
+/* chainpool_plan.c: geometry, and getting one slab */
 int chainpool_plan_init(struct chainpool_plan *plan, size_t size, size_t align,
 			size_t boundary, u32 page_size, u64 slab_cap);
 u32 chainpool_plan_slab_bytes(const struct chainpool_plan *plan,
 			      unsigned int order);
+u32 chainpool_plan_segment(const struct chainpool_plan *plan,
+			   unsigned int order);
+u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
+				      unsigned int order);
+u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
+				   unsigned int order);
 unsigned int chainpool_plan_order_for(const struct chainpool_plan *plan,
 				      u64 nr_blocks);
-
+u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
+				unsigned int order, u32 index);
+int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
+				   unsigned int order, u32 offset, u32 *index);
+bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
+			      unsigned int order, const void *cpu,
+			      dma_addr_t dma);
 int chainpool_slab_acquire(const struct chainpool_plan *plan,
 			   unsigned int start_order,
 			   const struct chainpool_slab_ops *ops, void *ctx,
@@ -254,8 +279,7 @@ int chainpool_slab_acquire(const struct chainpool_plan *plan,
 			   struct chainpool_acquire_stats *stats,
 			   struct chainpool_slab *slab);
 
-void chainpool_core_init(struct chainpool_core *core,
-			 const struct chainpool_plan *plan, bool debug);
+/* chainpool_table.c: the slab table, growth, lookups and stats */
 size_t chainpool_core_table_bytes(u32 max_slabs, bool debug);
 size_t chainpool_core_map_bytes(const struct chainpool_plan *plan,
 				unsigned int order);
@@ -264,6 +288,21 @@ int chainpool_core_grow(struct chainpool_core *core, void *storage,
 			struct chainpool_table **old_table);
 const struct chainpool_table *
 chainpool_core_table(const struct chainpool_core *core);
+u64 chainpool_core_nr_blocks(const struct chainpool_core *core);
+int chainpool_core_block_of(const struct chainpool_core *core,
+			    const struct chainpool_table *t, dma_addr_t dma,
+			    u32 *index);
+int chainpool_core_virt_to_dma(const struct chainpool_core *core,
+			       const void *vaddr, dma_addr_t *dma);
+void *chainpool_core_lookup(const struct chainpool_core *core,
+			    const struct chainpool_table *table,
+			    dma_addr_t dma);
+void chainpool_core_get_stats(const struct chainpool_core *core,
+			      struct chainpool_core_stats *stats);
+
+/* chainpool_core.c: the blocks */
+void chainpool_core_init(struct chainpool_core *core,
+			 const struct chainpool_plan *plan, bool debug);
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma);
 u32 chainpool_core_batch(const struct chainpool_core *core);
@@ -279,44 +318,18 @@ bool chainpool_core_release_step(struct chainpool_core *core,
 				 struct chainpool_release *rel);
 int chainpool_core_release_end(struct chainpool_core *core,
 			       struct chainpool_release *rel);
-void *chainpool_core_lookup(const struct chainpool_core *core,
-			    const struct chainpool_table *table,
-			    dma_addr_t dma);
-void chainpool_core_get_stats(const struct chainpool_core *core,
-			      struct chainpool_core_stats *stats);
 
 /*
  * Test hooks: built only with CHAINPOOL_TESTING (the unit tests,
- * bench/core, chainpool_test.ko and cp_bench.ko), never into mpt3sas.ko,
- * where the functions the core uses itself are static and the rest are
- * not compiled.
+ * bench/core, chainpool_test.ko and cp_bench.ko), never into mpt3sas.ko.
  */
 #ifdef CHAINPOOL_TESTING
-#define CP_TESTABLE
-
-u32 chainpool_plan_segment(const struct chainpool_plan *plan,
-			   unsigned int order);
-u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan *plan,
-				      unsigned int order);
-u32 chainpool_plan_blocks_per_slab(const struct chainpool_plan *plan,
-				   unsigned int order);
-u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
-				unsigned int order, u32 index);
-int chainpool_plan_offset_to_index(const struct chainpool_plan *plan,
-				   unsigned int order, u32 offset, u32 *index);
-bool chainpool_plan_slab_fits(const struct chainpool_plan *plan,
-			      unsigned int order, const void *cpu,
-			      dma_addr_t dma);
 int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
 			      unsigned int flags, chainpool_bulk_fn fn,
 			      void *ctx);
 int chainpool_core_release_all(struct chainpool_core *core);
 void *chainpool_core_dma_to_virt(const struct chainpool_core *core,
 				 dma_addr_t dma);
-int chainpool_core_virt_to_dma(const struct chainpool_core *core,
-			       const void *vaddr, dma_addr_t *dma);
-#else
-#define CP_TESTABLE static
 #endif
 
 #endif /* CHAINPOOL_CORE_H */
