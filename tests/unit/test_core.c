@@ -278,6 +278,12 @@ static void check_no_leak(struct chainpool *pool, struct fake_dma *fd)
 	CHECK_EQ(kshim.rcu_depth, 0);
 }
 
+/* A misuse of a kernel call the shim caught fails the test. */
+static void shim_bug(const char *msg)
+{
+	fail_msg("%s: kernel shim: %s", test_case, msg);
+}
+
 /* Name the case for the checks' messages; a fresh fake DMA allocator. */
 static void __printf(3, 4)
 start_case(struct fake_dma *fd, u64 dma_base, const char *fmt, ...)
@@ -1564,5 +1570,6 @@ int main(void)
 		cmocka_unit_test(test_kmalloc_faults),
 	};
 
+	kshim_bug_hook = shim_bug;
 	return cmocka_run_group_tests_name("chainpool_core", tests, NULL, NULL);
 }

@@ -37,15 +37,19 @@ void kshim_reset(void)
 	kshim.live = live;
 }
 
+void (*kshim_bug_hook)(const char *msg);
+
 static __noreturn __printf(1, 2) void kshim_bug(const char *fmt, ...)
 {
+	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("kshim: BUG: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "kshim: BUG: %s\n", msg);
+	if (kshim_bug_hook)
+		kshim_bug_hook(msg);
 	abort();
 }
 

@@ -41,6 +41,13 @@ struct kshim {
 
 extern struct kshim kshim;
 
+/*
+ * Called with the message of a misuse the shim caught, if set; a test
+ * harness fails the test there (it must not return).  Else the shim
+ * aborts.
+ */
+extern void (*kshim_bug_hook)(const char *msg);
+
 /* Clear the counters and knobs; the memory still live is kept count of. */
 void kshim_reset(void);
 
