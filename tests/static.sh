@@ -26,11 +26,13 @@ ktap_set_plan 4
 
 own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
 	'src/compat/*.[ch]' 'tests/kmod/*.c' 'tests/lib/*.[ch]' \
-	'tests/vm/selftest/*.c' 'bench/kernel/*.c')
+	'tests/vm/selftest/*.c' 'bench/kernel/*.c' 'tests/unit/kernel/*.[ch]')
 
 # file glob (or "patches") checkpatch-type: why
 exceptions="
 src/chainpool/chainpool_types.h PREFER_KERNEL_TYPES: defines u8/u32/u64 from <stdint.h> for the user-space build
+tests/unit/kernel/linux/*.h NEW_TYPEDEFS: the user-space shim defines the kernel's own typedef names (gfp_t, spinlock_t)
+tests/unit/kernel/linux/compiler_attributes.h PREFER_DEFINED_ATTRIBUTE_MACRO: defines those very macros (__printf() and others) for the user-space shim
 src/compat/*.h CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/probes/*.c CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/host_template.h MACRO_ARG_UNUSED: the macros drop a host template member on kernels that lack it

@@ -2,13 +2,17 @@
 /*
  * bench_core: native user-space micro-benchmark of the chainpool core.
  *
- * Builds src/chainpool/chainpool_core.c as it is, with the unit tests'
- * user-space pool (tests/unit/upool.c) on their fake DMA allocator
+ * Builds src/chainpool/chainpool_core.c and the kernel glue
+ * (chainpool.c, chainpool_grow.c) as they are, on the unit tests' shim of
+ * the kernel calls (tests/unit/kernel/) and their fake DMA allocator
  * (tests/unit/fake_dma.c): slabs from aligned_alloc(), synthetic DMA
- * addresses.  For each N it times, in ns per block (median of the runs):
+ * addresses.  The pool is made and filled by the glue; the per-block
+ * loops call the core on the pool's own core, as the glue does under its
+ * lock.  For each N it times, in ns per block (median of the runs):
  *
- *   create        plan init, core init and the fill of N blocks (slab
- *                 allocations and the slab table; the destroy untimed)
+ *   create        chainpool_create_params() and chainpool_fill() of N
+ *                 blocks (slab allocations and the slab table; the
+ *                 destroy untimed)
  *   bulk_carve    chainpool_core_alloc_bulk() of N blocks into an array
  *   release_all   chainpool_core_release_all() of those N blocks
  *   alloc_carve   N chainpool_core_alloc() on a released pool (bump cursor)
@@ -32,7 +36,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "upool.h"
+#include <linux/device.h>
+#include <linux/gfp.h>
+
+#include "chainpool_pool.h"
+#include "fake_dma.h"
 #include "cp_sink.h"
 
 /* Keep each timed loop a function of its own. */
@@ -151,7 +159,7 @@ static void bc_check_digest(const struct cp_block *blocks, u32 n, u64 sum,
 }
 
 /* Each block found at its own address, and not one byte further. */
-static void bc_check_lookups(const struct upool *pool,
+static void bc_check_lookups(const struct chainpool *pool,
 			     const struct cp_block *blocks, u32 n,
 			     const char *when)
 {
@@ -180,7 +188,7 @@ static void bc_check_lookups(const struct upool *pool,
 	}
 }
 
-static u32 bc_in_use(const struct upool *pool)
+static u32 bc_in_use(const struct chainpool *pool)
 {
 	struct chainpool_core_stats st;
 
@@ -217,22 +225,43 @@ static u64 bc_time_plan_init(void)
 	return bc_now() - t;
 }
 
-/* create: init + fill, then destroy (not timed); fresh memory each run. */
+static u64 bc_blocks_total(const struct chainpool *pool)
+{
+	struct chainpool_core_stats st;
+
+	chainpool_core_get_stats(&pool->core, &st);
+	return st.blocks_total;
+}
+
+/* A pool of the glue's on @dev, with defaults but the block size. */
+static struct chainpool *bc_create(struct device *dev)
+{
+	const struct chainpool_params params = { 0 };
+
+	return chainpool_create_params("bench", dev, bc_size, BC_ALIGN, 0,
+				       &params);
+}
+
+/* create: create + fill, then destroy (not timed); fresh memory each run. */
 static void bc_run_create(struct bc_result *res, unsigned int run)
 {
 	struct fake_dma fd;
-	struct upool pool;
+	struct device dev = { .init_name = "bench", .fake_dma = &fd };
+	struct chainpool *pool;
 	u64 t;
 
 	fake_dma_init(&fd, BC_DMA_BASE);
 	t = bc_now();
-	BC_CHECK(upool_init(&pool, &fd, bc_size, BC_ALIGN, 0, 0, false) == 0,
-		 res->n, 0);
-	BC_CHECK(upool_fill(&pool, res->n) == 0, res->n, 0);
+	pool = bc_create(&dev);
+	BC_CHECK(pool, res->n, 0);
+	if (!pool)
+		return;
+	BC_CHECK(chainpool_fill(pool, res->n, GFP_KERNEL) == 0, res->n, 0);
 	res->samples[BC_CREATE][run] = bc_now() - t;
-	BC_CHECK(core_stats(&pool.core).blocks_total >= res->n, res->n,
-		 core_stats(&pool.core).blocks_total);
-	BC_CHECK(upool_destroy(&pool) == 0, res->n, 0);
+	BC_CHECK(bc_blocks_total(pool) >= res->n, res->n,
+		 bc_blocks_total(pool));
+	BC_CHECK(pool->core.nr_in_use == 0, res->n, pool->core.nr_in_use);
+	chainpool_destroy(pool);
 	BC_CHECK(fd.live == 0, res->n, fd.live);
 }
 
@@ -314,7 +343,7 @@ bc_lookup_loop(const struct chainpool_core *core,
  */
 static void bc_time_loop(struct bc_result *res, enum bc_op op,
 			 unsigned int run, bc_loop_fn *loop,
-			 struct upool *pool, struct cp_block *blocks,
+			 struct chainpool *pool, struct cp_block *blocks,
 			 u32 in_use)
 {
 	u32 failed;
@@ -335,7 +364,9 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 	struct cp_sink sink = { .blocks = blocks };
 	u64 sum, xor, t;
 	struct fake_dma fd;
-	struct upool pool;
+	struct device dev = { .init_name = "bench", .fake_dma = &fd };
+	struct chainpool_stats st;
+	struct chainpool *pool;
 	unsigned int run;
 	u32 i;
 
@@ -344,21 +375,23 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 
 	/* One pool for the rest, its memory touched once before timing. */
 	fake_dma_init(&fd, BC_DMA_BASE);
-	if (upool_init(&pool, &fd, bc_size, BC_ALIGN, 0, 0, false) ||
-	    upool_fill(&pool, n)) {
+	pool = bc_create(&dev);
+	if (!pool || chainpool_fill(pool, n, GFP_KERNEL)) {
 		bc_fail("fill", n, 0);
+		chainpool_destroy(pool);
 		return;
 	}
-	res->nr_slabs = core_stats(&pool.core).nr_slabs;
-	res->dma_bytes = core_stats(&pool.core).dma_bytes;
-	BC_CHECK(res->nr_slabs == bc_expected_slabs(&pool.core.plan, n), n,
+	chainpool_get_stats(pool, &st);
+	res->nr_slabs = st.nr_slabs;
+	res->dma_bytes = st.dma_bytes;
+	BC_CHECK(res->nr_slabs == bc_expected_slabs(&pool->core.plan, n), n,
 		 res->nr_slabs);
 	for (i = 0; i < res->nr_slabs; i++) {
 		const struct chainpool_slab *slab =
-			&chainpool_core_table(&pool.core)->slabs[i];
+			&chainpool_core_table(&pool->core)->slabs[i];
 
 		memset(slab->cpu, 0,
-		       chainpool_plan_slab_bytes(&pool.core.plan, slab->order));
+		       chainpool_plan_slab_bytes(&pool->core.plan, slab->order));
 	}
 	memset(blocks, 0, (size_t)n * sizeof(*blocks));
 	memset(floor_buf, 0, (size_t)n * bc_size);
@@ -370,29 +403,29 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 		sink.calls = 0;
 		sink.out_of_order = false;
 		t = bc_now();
-		BC_CHECK(chainpool_core_alloc_bulk(&pool.core, n, 0, cp_sink_store,
+		BC_CHECK(chainpool_core_alloc_bulk(&pool->core, n, 0, cp_sink_store,
 						   &sink) == 0, n, 0);
 		res->samples[BC_BULK][run] = bc_now() - t;
 		BC_CHECK(sink.calls == n, n, sink.calls);
 		BC_CHECK(!sink.out_of_order, n, 0);
-		BC_CHECK(bc_in_use(&pool) == n, n, bc_in_use(&pool));
+		BC_CHECK(bc_in_use(pool) == n, n, bc_in_use(pool));
 
 		/* lookup of every block, checked as it goes */
 		t = bc_now();
-		lookups_wrong = bc_lookup_loop(&pool.core, blocks, n);
+		lookups_wrong = bc_lookup_loop(&pool->core, blocks, n);
 		res->samples[BC_LOOKUP][run] = bc_now() - t;
 		BC_CHECK(lookups_wrong == 0, n, lookups_wrong);
 		if (!run) {
-			bc_check_lookups(&pool, blocks, n, "after bulk carve");
+			bc_check_lookups(pool, blocks, n, "after bulk carve");
 			bc_digest(blocks, n, &sum, &xor);
 		}
 
 		/* whole-pool release */
 		t = bc_now();
-		BC_CHECK(chainpool_core_release_all(&pool.core) == 0, n, 0);
+		BC_CHECK(chainpool_core_release_all(&pool->core) == 0, n, 0);
 		res->samples[BC_RELEASE][run] = bc_now() - t;
-		BC_CHECK(bc_in_use(&pool) == 0, n, bc_in_use(&pool));
-		BC_CHECK(!chainpool_core_dma_to_virt(&pool.core, blocks[0].dma),
+		BC_CHECK(bc_in_use(pool) == 0, n, bc_in_use(pool));
+		BC_CHECK(!chainpool_core_dma_to_virt(&pool->core, blocks[0].dma),
 			 n, 0);
 
 		/*
@@ -407,31 +440,32 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 			 run);
 
 		/* per-block alloc (bump cursor), free, alloc (free list) */
-		bc_time_loop(res, BC_ALLOC_CARVE, run, bc_alloc_loop, &pool,
+		bc_time_loop(res, BC_ALLOC_CARVE, run, bc_alloc_loop, pool,
 			     blocks, n);
 		if (!run) {
-			bc_check_lookups(&pool, blocks, n, "after alloc");
+			bc_check_lookups(pool, blocks, n, "after alloc");
 			bc_check_digest(blocks, n, sum, xor);
 		}
-		bc_time_loop(res, BC_FREE, run, bc_free_loop, &pool, blocks, 0);
-		bc_time_loop(res, BC_ALLOC_LIST, run, bc_alloc_loop, &pool,
+		bc_time_loop(res, BC_FREE, run, bc_free_loop, pool, blocks, 0);
+		bc_time_loop(res, BC_ALLOC_LIST, run, bc_alloc_loop, pool,
 			     blocks, n);
 		/* The free list gives back the same blocks. */
 		bc_check_digest(blocks, n, sum, xor);
 		if (!run)
-			bc_check_lookups(&pool, blocks, n, "from the free list");
-		BC_CHECK(chainpool_core_release_all(&pool.core) == 0, n, 0);
+			bc_check_lookups(pool, blocks, n, "from the free list");
+		BC_CHECK(chainpool_core_release_all(&pool->core) == 0, n, 0);
 
 		/* the same per-block loops, a mutex around each call */
 		memset(floor_buf, run + 2, (size_t)n * bc_size);
 		bc_time_loop(res, BC_ALLOC_MUTEX, run, bc_alloc_loop_locked,
-			     &pool, blocks, n);
+			     pool, blocks, n);
 		bc_check_digest(blocks, n, sum, xor);
 		bc_time_loop(res, BC_FREE_MUTEX, run, bc_free_loop_locked,
-			     &pool, blocks, 0);
-		BC_CHECK(chainpool_core_release_all(&pool.core) == 0, n, 0);
+			     pool, blocks, 0);
+		BC_CHECK(chainpool_core_release_all(&pool->core) == 0, n, 0);
 	}
-	BC_CHECK(upool_destroy(&pool) == 0, n, 0);
+	BC_CHECK(pool->core.nr_in_use == 0, n, pool->core.nr_in_use);
+	chainpool_destroy(pool);
 	BC_CHECK(fd.live == 0, n, fd.live);
 }
 
