@@ -49,6 +49,8 @@ static void *fake_alloc(void *ctx, u32 bytes, bool nowarn, dma_addr_t *dma)
 	cpu = aligned_alloc(FAKE_PAGE, bytes < FAKE_PAGE ? FAKE_PAGE : bytes);
 	if (!cpu)
 		return NULL;
+	/* Zeroed, as dma_alloc_coherent() hands memory out since 5.0. */
+	memset(cpu, 0, bytes);
 	fd->live++;
 	fd->live_bytes += bytes;
 	fd->allocs++;
