@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The few types and helpers chainpool_core.c needs, by their kernel names:
- * from the kernel when built as part of a module; from libc and the small
- * headers of tests/unit/linux/ when built into the user-space unit tests
- * and bench/core.
+ * The few types and helpers the core needs, by their kernel names: from
+ * the kernel when built as part of a module; from libc and the small
+ * headers of tests/unit/kernel/linux/ when built into the user-space unit
+ * tests and bench/core.
  */
 #ifndef CHAINPOOL_TYPES_H
 #define CHAINPOOL_TYPES_H
@@ -43,7 +43,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef u64 dma_addr_t;
 
-/* The kernel's helpers, from tests/unit/linux/ (on the include path). */
+/* The kernel's helpers, from tests/unit/kernel/linux/ (on the include path). */
 #include <linux/align.h>
 #include <linux/bitops.h>
 #include <linux/log2.h>
