@@ -9,20 +9,10 @@
 #define KSHIM_LINUX_KERNEL_H
 
 #include <linux/compiler_attributes.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 #define U32_MAX		((u32)~0U)
-
-#define min(a, b) \
-	({ __typeof__(a) __a = (a); __typeof__(b) __b = (b); \
-	   __a < __b ? __a : __b; })
-#define max(a, b) \
-	({ __typeof__(a) __a = (a); __typeof__(b) __b = (b); \
-	   __a > __b ? __a : __b; })
-#define min_t(type, a, b) \
-	({ type __a = (a), __b = (b); __a < __b ? __a : __b; })
-#define max_t(type, a, b) \
-	({ type __a = (a), __b = (b); __a > __b ? __a : __b; })
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
