@@ -18,31 +18,6 @@
 struct chainpool;
 struct device;
 
-/*
- * Slab tables a growth replaced are freed after an RCU grace period once
- * they hold more than both of these (CHAINPOOL_RETIRE_RATIO times the
- * current table), or at the end of a fill.
- */
-#define CHAINPOOL_RETIRE_BYTES		(64U << 10)
-#define CHAINPOOL_RETIRE_RATIO		4U
-
-/**
- * struct chainpool_params - per-pool settings chainpool_create() takes
- *	from the module parameters
- * @slab_bytes: largest slab in bytes; 0 for the default
- * @debug: poison freed blocks, check frees and allocations
- * @fail_slab: fail the Nth slab allocation of the pool; 0 never
- * @fail_max_order: fail every slab allocation at the pool's largest order,
- *	so the pool is built from smaller slabs; ignored by a pool whose
- *	smallest order is its largest
- */
-struct chainpool_params {
-	u64 slab_bytes;
-	bool debug;
-	u32 fail_slab;
-	bool fail_max_order;
-};
-
 /**
  * struct chainpool_stats - a pool's geometry and counters
  * @size: block size
