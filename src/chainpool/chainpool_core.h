@@ -255,7 +255,7 @@ struct chainpool_acquire_stats {
 /*
  * Block geometry, static inline: the alloc, bulk and lookup paths run it
  * for every block, where a call into chainpool_plan.c cost a carved
- * allocation about 0.5 ns of 7.7 natively (make bench-core, this
+ * allocation about 0.5 ns of 7.8 natively (make bench-core, this
  * session's run).
  */
 /**
@@ -419,7 +419,7 @@ int chainpool_core_release_end(struct chainpool_core *core,
 
 /*
  * Test hooks: built only with CHAINPOOL_TESTING (the unit tests,
- * bench/core, chainpool_test.ko and cp_bench.ko), never into mpt3sas.ko.
+ * bench/core and chainpool_test.ko), never into mpt3sas.ko.
  */
 #ifdef CHAINPOOL_TESTING
 int chainpool_core_alloc_bulk(struct chainpool_core *core, u32 count,
