@@ -328,9 +328,17 @@ static inline u32 chainpool_plan_blocks_per_segment(const struct chainpool_plan 
 static inline u32 chainpool_plan_block_offset(const struct chainpool_plan *plan,
 					      unsigned int order, u32 index)
 {
-	u32 per_segment = chainpool_plan_blocks_per_segment(plan, order);
-	u32 segment = chainpool_plan_segment(plan, order);
+	u32 per_segment, segment;
 
+	/*
+	 * A power-of-two stride fills every segment to its end (a segment
+	 * is a power of two no smaller than the stride, or a slab's only
+	 * one): no gaps, so no division on the carve path.
+	 */
+	if (is_power_of_2(plan->stride))
+		return index * plan->stride;
+	per_segment = chainpool_plan_blocks_per_segment(plan, order);
+	segment = chainpool_plan_segment(plan, order);
 	return (index / per_segment) * segment +
 	       (index % per_segment) * plan->stride;
 }
