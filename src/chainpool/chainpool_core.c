@@ -58,21 +58,28 @@ static void cp_set_carve(struct chainpool_core *core, u32 slab, u32 next)
 
 /*
  * The slab the bump cursor carves from next, past used-up ones, and in
- * *@id and *@next the cursor; or NULL.
+ * *@id and *@next the cursor; or NULL.  Locals, not the out parameters,
+ * in the loop: they could alias the pool, which would cost a load and a
+ * store per test.
  */
 static const struct chainpool_slab *cp_carve_slab(struct chainpool_core *core,
 						  u32 *id, u32 *next)
 {
 	const struct chainpool_table *t = CP_TABLE(core->table);
-	u32 n = cp_nr_slabs(core);
+	u32 slab = upper_32_bits(core->carve_pos);
+	u32 index = lower_32_bits(core->carve_pos);
 
-	*id = upper_32_bits(core->carve_pos);
-	*next = lower_32_bits(core->carve_pos);
-	while (*id < n && *next == t->slabs[*id].nr_blocks) {
-		*next = 0;
-		cp_set_carve(core, ++*id, 0);
+	if (!t)
+		return NULL;
+	while (slab < t->nr_slabs && index == t->slabs[slab].nr_blocks) {
+		slab++;
+		index = 0;
 	}
-	return *id < n ? &t->slabs[*id] : NULL;
+	if (slab == t->nr_slabs)
+		return NULL;
+	*id = slab;
+	*next = index;
+	return &t->slabs[slab];
 }
 
 /*
