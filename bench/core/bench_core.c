@@ -43,9 +43,6 @@
 #include "fake_dma.h"
 #include "cp_sink.h"
 
-/* Keep each timed loop a function of its own. */
-#define noinline	__attribute__((noinline))
-
 #define BC_MAX_N	16
 #define BC_ALIGN	16U
 #define BC_PAGE		4096U

@@ -171,6 +171,16 @@ static int cp_alloc_one(struct chainpool_core *core, unsigned int flags,
 	return ret;
 }
 
+/* cp_alloc_one(), unless the free blocks left are reserved. */
+static noinline int cp_alloc_unreserved(struct chainpool_core *core,
+					unsigned int flags, void **vaddr,
+					dma_addr_t *dma)
+{
+	if (chainpool_core_nr_blocks(core) - core->nr_in_use <= core->nr_reserved)
+		return -ENOMEM;
+	return cp_alloc_one(core, flags, vaddr, dma);
+}
+
 /**
  * chainpool_core_alloc() - take one block
  * @core: pool state
@@ -201,9 +211,12 @@ static int cp_alloc_one(struct chainpool_core *core, unsigned int flags,
 int chainpool_core_alloc(struct chainpool_core *core, unsigned int flags,
 			 void **vaddr, dma_addr_t *dma)
 {
-	if (core->nr_reserved &&
-	    chainpool_core_nr_blocks(core) - core->nr_in_use <= core->nr_reserved)
-		return -ENOMEM;
+	/*
+	 * Counting the pool's blocks out of line leaves the common case a
+	 * tail call that saves no register.
+	 */
+	if (core->nr_reserved)
+		return cp_alloc_unreserved(core, flags, vaddr, dma);
 	return cp_alloc_one(core, flags, vaddr, dma);
 }
 

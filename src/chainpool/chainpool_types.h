@@ -46,6 +46,7 @@ typedef u64 dma_addr_t;
 /* The kernel's helpers, from tests/unit/kernel/linux/ (on the include path). */
 #include <linux/align.h>
 #include <linux/bitops.h>
+#include <linux/compiler_attributes.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/wordpart.h>
