@@ -113,8 +113,8 @@ static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 {
 	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
-	struct chainpool_core_stats cs;
 	unsigned long irqflags;
+	u64 nr_blocks = 0;
 	void *vaddr;
 	int ret;
 
@@ -122,7 +122,7 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		spin_lock_irqsave(&pool->lock, irqflags);
 		ret = chainpool_core_alloc(&pool->core, flags, &vaddr, dma);
 		if (ret == -ENOMEM)
-			chainpool_core_get_stats(&pool->core, &cs);
+			nr_blocks = chainpool_core_nr_blocks(&pool->core);
 		spin_unlock_irqrestore(&pool->lock, irqflags);
 		if (ret == -EFAULT) {
 			/* debug only: the list was dropped, carve instead */
@@ -133,7 +133,7 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		if (ret != -ENOMEM)
 			break;
 		/* Grow by one slab of the largest order. */
-		if (chainpool_grow(pool, cs.blocks_total + 1, false, gfp))
+		if (chainpool_grow(pool, nr_blocks + 1, false, gfp))
 			return NULL;
 	}
 	if (ret == -EIO)

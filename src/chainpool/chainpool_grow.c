@@ -310,7 +310,6 @@ int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 	const struct chainpool_plan *plan = &pool->core.plan;
 	struct chainpool_dma_ctx dc = { .pool = pool, .dev = pool->dev };
 	struct chainpool_new_slab *pending = NULL, **tail = &pending;
-	struct chainpool_core_stats cs;
 	unsigned long flags;
 	unsigned int order;
 	int ret = 0, err;
@@ -324,9 +323,8 @@ int chainpool_grow(struct chainpool *pool, u64 nr_blocks, bool fit,
 		chainpool_unpark(pool);
 
 	spin_lock_irqsave(&pool->lock, flags);
-	chainpool_core_get_stats(&pool->core, &cs);
+	have = chainpool_core_nr_blocks(&pool->core);
 	spin_unlock_irqrestore(&pool->lock, flags);
-	have = cs.blocks_total;
 	while (have < nr_blocks) {
 		order = fit ? chainpool_plan_order_for(plan, nr_blocks - have) :
 			      plan->max_order;
