@@ -254,9 +254,8 @@ struct chainpool_acquire_stats {
 
 /*
  * Block geometry, static inline: the alloc, bulk and lookup paths run it
- * for every block, where a call into chainpool_plan.c cost a carved
- * allocation about 0.5 ns of 7.8 natively (make bench-core, this
- * session's run).
+ * for every block, where a call into another object costs more than the
+ * arithmetic.
  */
 /**
  * chainpool_plan_slab_bytes() - size of a slab of a given order
