@@ -9,10 +9,13 @@
 #                                  (the packages run this)
 #   kernel-setup.sh install KVER   that kernel (also the command to finish
 #                                  after enrolling the DKMS key)
-#   kernel-setup.sh decide KVER    print the decision only: install,
-#                                  install-over-newer, keep-newer, sb-enroll
+#   kernel-setup.sh decide KVER    print the decision only: builtin,
+#                                  install, install-over-newer, keep-newer,
+#                                  sb-enroll
 #
 # For each kernel, in this order:
+# 0. Its mpt3sas is built in (modules.builtin): no module can replace it,
+#    so nothing is installed there and one line says so.
 # 1. Its own (in-tree) mpt3sas is newer than our base (Debian's 7.2 has
 #    54.100.00.00, 6.12 our base 48.100.00.00):
 #    keep it, one line says so.  chainpool matters on kernels whose
@@ -53,6 +56,11 @@ intree_version() {
 	return 0
 }
 
+# Kernel $1 has mpt3sas built in (CONFIG_SCSI_MPT3SAS=y).
+mpt3sas_built_in() {
+	grep -qs '/mpt3sas\.ko$' "/lib/modules/$1/modules.builtin"
+}
+
 # newer A B: version A sorts after version B.
 newer() {
 	[ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | tail -n 1)" = "$1" ]
@@ -89,6 +97,7 @@ enrolled() {
 
 decide() {
 	local k=$1 it over=""
+	mpt3sas_built_in "$k" && { echo builtin; return; }
 	it=$(intree_version "$k")
 	if [ -n "$it" ] && newer "$it" "$BASE"; then
 		[ -e "$OPT_IN" ] || { echo keep-newer; return; }
@@ -130,6 +139,9 @@ dkms_step() {
 setup() {
 	local k=$1 cert
 	case $(decide "$k") in
+	builtin)
+		echo "$NAME: kernel $k has mpt3sas built in, and a module cannot replace a built-in driver: ours not installed for $k."
+		;;
 	keep-newer)
 		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): kept it, ours not installed (to install ours anyway: touch $OPT_IN; $SELF install $k)."
 		;;

@@ -13,6 +13,7 @@
 # Then, with the whole range, 6.12 stands in for a kernel whose in-tree
 # mpt3sas is newer than ours: kept by default with one line; ours only
 # with /etc/mpt3sas-chainpool/replace-newer (packaging/kernel-setup.sh).
+# A stand-in kernel with mpt3sas built in gets one line and nothing.
 #
 #   tests/packaging/deb-range.sh       (KVER=<6.1 release>, KVER2=<6.12 release>)
 
@@ -106,10 +107,29 @@ depmod "$kver2"
 ktap_test_result "$kver2's in-tree mpt3sas is $newer" [ "$(modinfo -k "$kver2" -F version mpt3sas)" = "$newer" ]
 keep="$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): kept it, ours not installed"
 
+# A kernel with mpt3sas built in (CONFIG_SCSI_MPT3SAS=y), which no module
+# can replace: a stand-in release in range, with $kver's headers and a
+# modules.builtin that lists mpt3sas.
+builtin_k=${kver%-amd64}-builtin
+bdir=/lib/modules/$builtin_k
+step "a stand-in kernel $builtin_k with mpt3sas built in"
+mkdir -p "$bdir"
+ln -sfn "$(readlink -f "/lib/modules/$kver/build")" "$bdir/build"
+printf '%s\n' kernel/drivers/scsi/scsi_mod.ko kernel/drivers/scsi/mpt3sas/mpt3sas.ko >"$bdir/modules.builtin"
+depmod "$builtin_k"
+builtin_line="$name: kernel $builtin_k has mpt3sas built in, and a module cannot replace a built-in driver: ours not installed for $builtin_k."
+
 step "installing the package for kernels $kmin and newer"
 deb=$(build_debs "$work/full")
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install-newer.log" | grep -v '^readelf: Warning'
 ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
+ktap_test_result "decide: builtin for $builtin_k" \
+	[ "$(bash /usr/src/"$name"-*/kernel-setup.sh decide "$builtin_k")" = builtin ]
+ktap_test_result "not installed for $builtin_k (mpt3sas built in)" not dkms_installed "$builtin_k"
+ktap_test_result "nothing of ours in $builtin_k's modules" \
+	[ -z "$(find "$bdir" -name 'mpt3sas.ko*')" ]
+ktap_test_result "the install says so in one line: '$builtin_line'" \
+	[ "$(tr -d '\r' <"$work/install-newer.log" | grep -cxF "$builtin_line")" = 1 ]
 ktap_test_result "installed for $kver (in-tree 43.100.00.00)" dkms_installed "$kver"
 ktap_test_result "not installed for $kver2 (in-tree $newer)" not dkms_installed "$kver2"
 ktap_test_result "$kver2 still resolves to its in-tree $newer" \
@@ -136,7 +156,7 @@ ktap_test_result "opt-in: one line says ours replaces $newer as asked" \
 	grep -qF "$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): installing ours, as $optin asks." "$work/optin.log"
 
 purge_step
-rm -rf "/etc/${name:?}"
+rm -rf "/etc/${name:?}" "$bdir"
 ktap_test_result "$kver2 resolves to its in-tree $newer again" [ "$(resolved_version "$kver2")" = "$newer" ]
 nothing_left
 
