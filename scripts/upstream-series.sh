@@ -35,7 +35,6 @@ LOG_TAG='upstream-series'
 # fixes keep the driver's own names and style on the lines they touch.
 allowed_findings="
 CAMELCASE MPI names of upstream's headers (MaxReplyDescriptorPostQueueDepth)
-PARENTHESIS_ALIGNMENT continuations indented like the driver's code around them
 "
 
 scratch=$(mktemp -d)
