@@ -37,6 +37,10 @@
 #                        make hbatest-reduced: one of each on the series
 #                        tagged hbatest
 #   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
+#   make upstream-series our fixes of upstream bugs as git format-patch files
+#                        against the pristine driver, with a cover letter,
+#                        checked with git am and checkpatch
+#                        (build/upstream-series/)
 #
 # Everything generated lives in build/.
 
@@ -127,6 +131,10 @@ repin:
 	scripts/upstream.sh repin $(PIN_VERSION)
 	rm -f $(UPSTREAM_DIR)/.verified
 
+# The 03xx patches but those of src/mpt3sas/patches/upstream-held.
+upstream-series: upstream
+	scripts/upstream-series.sh write $(UPSTREAM_DIR) $(BUILD)/upstream-series
+
 clean:
 	rm -rf $(TREE) $(OBJ_ROOT) $(BUILD)/check $(BUILD)/bench-core
 	-$(MAKE) -C tests/unit clean
@@ -138,4 +146,4 @@ include packaging/packaging.mk
 
 .PHONY: all deps deps-modules deps-packages deps-check upstream tree modules \
 	unit matrix vmtest static reliability bench bench-core check check-debug \
-	repin clean distclean qemu hbatest hbatest-reduced
+	repin upstream-series clean distclean qemu hbatest hbatest-reduced

@@ -40,6 +40,7 @@ src/compat/host_template.h MACRO_ARG_UNUSED: the macros drop a host template mem
 src/compat/renames.h MACRO_ARG_REUSE: the memtostr() and struct_size() fallbacks mirror the kernel's macros of the same names
 patches CAMELCASE: upstream identifiers (ChipName, Scsi_Host) on lines our patches touch
 patches PARENTHESIS_ALIGNMENT: touched lines keep upstream's continuation style
+patches UNKNOWN_COMMIT_ID: the Fixes: tags name Linux commits, which are not in this repository's history
 "
 
 allowed() {

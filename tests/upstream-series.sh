@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make upstream-series writes our upstream fixes, but those held, as a
+# series that git am applies to the pristine driver and checkpatch --strict
+# passes, with a cover letter naming the held ones.  Then its check must go
+# red on each fault planted in a scratch copy: a hunk that no longer
+# applies, a trailing blank checkpatch reports, a Fixes: title that
+# upstream-commits does not hold, and one of our fixes that misses the
+# pristine driver.
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_print_header
+upstream=$top/build/upstream
+out=$top/build/upstream-series
+gen=$top/scripts/upstream-series.sh
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+[ -f "$upstream/scripts/checkpatch.pl" ] ||
+	ktap_exit_fail_msg "no checkpatch in $upstream/scripts: run make upstream"
+ktap_set_plan 7
+
+# red DESC PATTERN CMD...: CMD must fail, and say PATTERN
+red() {
+	local desc=$1 pattern=$2
+
+	shift 2
+	if "$@" >"$scratch/red.out" 2>&1; then
+		sed 's/^/# | /' "$scratch/red.out"
+		ktap_test_fail "$desc: it passed"
+	elif grep -q -- "$pattern" "$scratch/red.out"; then
+		sed 's/^/# | /' "$scratch/red.out" | tail -n 3
+		ktap_test_pass "$desc"
+	else
+		sed 's/^/# | /' "$scratch/red.out"
+		ktap_test_fail "$desc: not for that reason"
+	fi
+}
+
+# plant AWK FILE: rewrite FILE with the awk program AWK
+plant() {
+	awk "$1" "$2" >"$2.new"
+	mv "$2.new" "$2"
+	cmp -s "$2" "$scratch/orig" && ktap_exit_fail_msg "nothing planted in $2"
+	return 0
+}
+# The first context line of the first hunk, changed
+# shellcheck disable=SC2016 # an awk program, not to be expanded
+mangle_context='h && !done && /^ / { $0 = $0 " /* planted */"; done = 1 } /^@@/ { h = 1 } { print }'
+# The first added line, with a trailing blank
+# shellcheck disable=SC2016 # an awk program, not to be expanded
+trailing_blank='h && !done && /^\+/ { $0 = $0 " "; done = 1 } /^@@/ { h = 1 } { print }'
+
+if make -s -C "$top" upstream-series >"$scratch/make.out" 2>&1; then
+	sed 's/^/# /' "$scratch/make.out"
+	ktap_test_pass "make upstream-series writes the series; git am, checkpatch and the Fixes: tags pass"
+else
+	sed 's/^/# | /' "$scratch/make.out"
+	ktap_test_fail "make upstream-series writes the series; git am, checkpatch and the Fixes: tags pass"
+fi
+
+patches=$top/src/mpt3sas/patches
+fixes=$(grep -c '^03[0-9][0-9]-' "$patches/series")
+held=$(grep -c '^03[0-9][0-9]-' "$patches/upstream-held" || true)
+written=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' | wc -l)
+ktap_test_result "the series has the $fixes fixes but the $held held: $written patches" \
+	[ "$written" = $((fixes - held)) ]
+cover_names_held() {
+	local p subject
+
+	grep -q 'Held out of this series' "$out/0000-cover-letter.patch" || return 1
+	while read -r p _; do
+		subject=$(sed -n 's/^Subject: \[[^]]*\] //p' "$patches/$p")
+		grep -qF "\"$subject\"" "$out/0000-cover-letter.patch" || return 1
+	done < <(grep '^03[0-9][0-9]-' "$patches/upstream-held")
+}
+ktap_test_result "the cover letter names each held fix" cover_names_held
+
+cp -r "$out" "$scratch/hunk"
+first=$(find "$scratch/hunk" -name '0001-*.patch')
+cp "$first" "$scratch/orig"
+plant "$mangle_context" "$first"
+red "a patch whose hunk no longer applies fails git am" "git am does not apply" \
+	"$gen" check "$upstream" "$scratch/hunk"
+
+cp -r "$out" "$scratch/blank"
+first=$(find "$scratch/blank" -name '0001-*.patch')
+cp "$first" "$scratch/orig"
+plant "$trailing_blank" "$first"
+red "a trailing blank on an added line fails checkpatch" "TRAILING_WHITESPACE" \
+	"$gen" check "$upstream" "$scratch/blank"
+
+cp -r "$out" "$scratch/fixes"
+first=$(find "$scratch/fixes" -name '0001-*.patch')
+cp "$first" "$scratch/orig"
+plant '/^Fixes: / && !done { sub(/"\)$/, " planted\")"); done = 1 } { print }' "$first"
+red "a Fixes: title that upstream-commits does not hold fails" "Fixes: tags that upstream-commits" \
+	"$gen" check "$upstream" "$scratch/fixes"
+
+cp -r "$patches" "$scratch/patches"
+first=$scratch/patches/$(grep -m1 '^03[0-9][0-9]-' "$patches/series")
+cp "$first" "$scratch/orig"
+plant "$mangle_context" "$first"
+red "a fix that misses the pristine driver is refused" "does not apply to the pristine driver" \
+	env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written"
+ktap_finished
