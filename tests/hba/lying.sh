@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba/lying.sh [--reduced]: a controller that lies (issue #27), the
+# tests/hba/lying.sh [--reduced]: a controller that lies, the
 # lying round of tests/hba/run.sh alone: per case one emulated SAS3008
 # hot-plugged with IOC Facts at their edges or a protocol break (its lie=
 # property), which the driver must attach and do I/O through, or fail the

@@ -65,8 +65,8 @@ expect() {
 	fi
 }
 
-# a point holds 922 pages for a moment (the sid/iommu case of issue #15),
-# the next ones are back: one second look, green
+# a point holds 922 pages for a moment (as seen on sid behind the
+# IOMMU), the next ones are back: one second look, green
 # shellcheck disable=SC2016 # the case script expands it
 out=$(run_case transient '
 gl_mem_base
