@@ -21,7 +21,9 @@
 #    written to /dev/kmsg, stops the run with an error;
 #  - the mpt3sas loaded before a run is the file loaded back (insmod, when
 #    modprobe would find another), an error if another srcversion is
-#    loaded then, and one found in no file is not unloaded.
+#    loaded then, and one found in no file is not unloaded;
+#  - its man page, mpt3sas-pool-timing(8), names the options the script
+#    parses and lists in --help, and groff renders it without a warning.
 
 set -eu
 
@@ -500,6 +502,33 @@ if [ "$rc" = 2 ] && [ ! -e "$f/calls" ]; then
 	ktap_test_pass "a non-root run stops before loading anything"
 else
 	ktap_test_fail "non-root run: exit $rc"
+fi
+
+# --- the man page: the options the script parses, its --help and
+# mpt3sas-pool-timing(8) name the same set, and groff renders it cleanly
+man=$top/tools/mpt3sas-pool-timing.8
+parsed=$(sed -n '/^while \[ \$# -gt 0 \]/,/^done/p' "$tool" |
+	grep -oE '^[[:space:]]*-[-a-z|]+\)' | tr -d ' \t)' | tr '|' '\n' | sort -u | paste -sd' ')
+# the option column of --help: an indented line that starts with an option
+# (or the program's name and one), up to the first two spaces
+helped=$("$tool" --help | sed -nE 's/^ +(mpt3sas-pool-timing +)?(-.*)$/\2/p' |
+	sed -E 's/  .*//' | grep -oE '(^|[ ,])--?[a-z][-a-z]*' | tr -d ' ,' | sort -u | paste -sd' ')
+# mdoc: ".It Fl -rounds Ar R", ".It Fl h , Fl -help"
+manned=$(grep -E '^\.It Fl ' "$man" | grep -oE 'Fl [-a-z]+' | sed 's/^Fl /-/' | sort -u | paste -sd' ')
+if [ -n "$parsed" ] && [ "$parsed" = "$helped" ] && [ "$parsed" = "$manned" ]; then
+	ktap_test_pass "the parser, --help and the man page name the same options ($parsed)"
+else
+	ktap_test_fail "options differ: parsed [$parsed], --help [$helped], man page [$manned]"
+fi
+if command -v groff >/dev/null; then
+	warn=$(groff -mandoc -Tutf8 -ww -z "$man" 2>&1)
+	if [ -z "$warn" ] && grep -q '^\.Dt MPT3SAS-POOL-TIMING 8$' "$man"; then
+		ktap_test_pass "the man page renders without a warning (groff -mandoc -ww)"
+	else
+		ktap_test_fail "the man page: ${warn:-no .Dt MPT3SAS-POOL-TIMING 8}"
+	fi
+else
+	ktap_test_skip "groff missing: the man page is not rendered"
 fi
 
 ktap_finished
