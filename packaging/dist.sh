@@ -11,7 +11,10 @@
 # VERSION, dkms.conf (filled in), dkms.mk with the kernel-range.sh it runs,
 # kernel-setup.sh (what the packages run for each kernel)
 # and COPYING.  Building from it
-# needs no network and no upstream download.
+# needs no network and no upstream download.  Beside the DKMS tree it
+# carries README.md and tools/ (mpt3sas-pool-timing and its man page),
+# which the .deb and the .rpm install in /usr/share/doc and /usr/sbin
+# and take out of /usr/src.
 #
 # Environment: CP_RELEASE (default src/VERSION) for a test release,
 # DKMS_KERNEL_MIN (default packaging/kernel-min) and DKMS_KERNEL_MAX (none) for the
@@ -58,7 +61,9 @@ find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
 cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/kernel-setup.sh" \
 	"$top/packaging/dkms-original-module.sh" \
-	"$top/COPYING" "$dir/"
+	"$top/COPYING" "$top/README.md" "$dir/"
+mkdir -p "$dir/tools"
+cp "$top/tools/mpt3sas-pool-timing" "$top/tools/mpt3sas-pool-timing.8" "$dir/tools/"
 
 sed -e "s/@PACKAGE_VERSION@/$version/g" \
 	-e "s/@KERNEL_MIN@/$kmin/g" \

@@ -7,7 +7,8 @@
 #   patched driver, chainpool/, compat/, Kbuild, Makefile, VERSION,
 #   dkms.conf (filled in, every directive we need, none dkms 3 dropped),
 #   dkms.mk, kernel-range.sh, kernel-setup.sh and COPYING, and nothing
-#   generated;
+#   generated; beside them README.md and tools/ (mpt3sas-pool-timing and
+#   its man page);
 # - every object Kbuild names has its source in the tarball (so dkms needs
 #   no download);
 # - the same tree gives the same tarball (reproducible);
@@ -18,7 +19,10 @@
 #   /lib/modules and dkms tree in the states dkms 3.0.10 and 3.2.2 leave:
 #   the kernel's own module put back where dkms moved it from, an older
 #   dkms's second copy in /updates removed (or moved home), anything else
-#   left alone.
+#   left alone;
+# - the .deb built from the tarball installs the tool in /usr/sbin, its
+#   man page and the README, keeps them out of /usr/src, and lintian
+#   finds no error or warning in it.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -47,10 +51,12 @@ ktap_test_result "one top directory, $name-$version/" \
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
 for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh kernel-setup.sh COPYING mpt3sas/mpt3sas_base.c \
-	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh; do
+	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh README.md tools/mpt3sas-pool-timing \
+	tools/mpt3sas-pool-timing.8; do
 	ktap_test_result "holds $f" [ -e "$t/$f" ]
 done
 ktap_test_result "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
+ktap_test_result "the tool is executable" [ -x "$t/tools/mpt3sas-pool-timing" ]
 gen=$(cd "$t" && find . -mindepth 1 \( -name '*.o' -o -name '*.ko*' -o -name '.*' -o -name generated \
 	-o -name '*.mod*' -o -name Module.symvers \) -print)
 ktap_test_result "nothing generated or hidden${gen:+ (found: $gen)}" [ -z "$gen" ]
@@ -183,6 +189,33 @@ cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
 echo other >"$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
 hook removed "$k" >/dev/null
 ktap_test_result "removed: a different mpt3sas in /updates is not ours to touch" grep -qx other "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+
+# The .deb from that tarball: the tool, its man page and the README where
+# an administrator looks for them, not in the DKMS tree; lintian clean.
+if "$top/packaging/deb/build.sh" "$work/a" >"$work/deb.log" 2>&1; then
+	deb=$work/a/$pkg"_${version}_all.deb"
+	ktap_test_result "built $(basename "$deb")" [ -f "$deb" ]
+	debfiles=$(dpkg-deb -c "$deb" | awk '{print $1, $NF}' | sed 's| \./| /|')
+	ktap_test_result "the .deb ships /usr/sbin/mpt3sas-pool-timing, executable" \
+		grep -qE '^-rwxr-xr-x /usr/sbin/mpt3sas-pool-timing$' <<<"$debfiles"
+	ktap_test_result "the .deb ships mpt3sas-pool-timing(8)" \
+		grep -qE ' /usr/share/man/man8/mpt3sas-pool-timing\.8\.gz$' <<<"$debfiles"
+	ktap_test_result "the .deb ships the README" \
+		grep -qE " /usr/share/doc/$pkg/README\.md(\.gz)?\$" <<<"$debfiles"
+	ktap_test_result "the .deb keeps the README and tools/ out of /usr/src" \
+		not_grep -E "^[^ ]+ /usr/src/$name-$version/(README|tools)" <<<"$debfiles"
+	if command -v lintian >/dev/null; then
+		lint=$(lintian --fail-on error,warning "$deb" 2>&1) && rc=0 || rc=$?
+		lint=$(grep -v '^running with root privileges' <<<"$lint" || true)
+		[ -z "$lint" ] || while IFS= read -r l; do ktap_print_msg "| $l"; done <<<"$lint"
+		ktap_test_result "lintian: no error or warning" [ "$rc" = 0 ]
+	else
+		ktap_test_skip "lintian: not installed (Debian 12: apt-get install lintian)"
+	fi
+else
+	tail -n 20 "$work/deb.log" | sed 's/^/# | /'
+	ktap_test_fail "packaging/deb/build.sh failed (log: $work/deb.log)"
+fi
 
 rm -rf "$work"
 finish dist

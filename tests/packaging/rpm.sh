@@ -3,7 +3,8 @@
 #
 # Build the .rpm with rpmbuild (Debian's rpm package) and check it without
 # installing it: name, version, noarch; its file list (the DKMS tree, the
-# two /etc files as %config, no build products); its dependencies; its
+# two /etc files as %config, the tool in /usr/sbin with its man page, the
+# README, no build products); its dependencies; its
 # scriptlets (dkms add, then the shipped kernel-setup.sh for every kernel
 # in %post and %posttrans, dkms remove in %preun), syntax-checked and the
 # %post one run against a stub dkms; rpmlint clean with the package's
@@ -42,9 +43,14 @@ for f in dkms.conf dkms.mk kernel-range.sh kernel-setup.sh dkms-original-module.
 done
 ktap_test_result "ships /etc/modprobe.d/$name.conf" has "^/etc/modprobe.d/$name.conf\$" "$files"
 ktap_test_result "ships /etc/depmod.d/$name.conf" has "^/etc/depmod.d/$name.conf\$" "$files"
+ktap_test_result "ships /usr/sbin/mpt3sas-pool-timing" has '^/usr/sbin/mpt3sas-pool-timing$' "$files"
+ktap_test_result "ships mpt3sas-pool-timing(8)" has '^/usr/share/man/man8/mpt3sas-pool-timing\.8(\.gz)?$' "$files"
+ktap_test_result "ships the README" has "^/usr/share/doc/$name-dkms(-$version)?/README\.md\$" "$files"
+ktap_test_result "no README or tools/ in $src" hasnt "^$src/(README|tools)" "$files"
 ktap_test_result "no build products or generated probes" hasnt '\.(o|ko|mod|cmd)$|/generated' "$files"
-ktap_test_result "nothing outside /usr/src, /etc, /usr/share/licenses" \
-	hasnt '^/(usr/(lib|bin|sbin)|lib|var|boot)' "$files"
+outside=$(grep -vE '^/(usr/src|etc|usr/share/(doc|licenses|man/man8))(/|$)|^/usr/sbin/mpt3sas-pool-timing$' <<<"$files" || true)
+ktap_test_result "nothing outside /usr/src, /etc, /usr/share/{doc,licenses,man} and the tool${outside:+ (found: $outside)}" \
+	[ -z "$outside" ]
 conf=$(q -c)
 ktap_test_result "both /etc files are %config" [ "$(grep -c '^/etc/' <<<"$conf")" = 2 ]
 
