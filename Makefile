@@ -41,6 +41,11 @@
 #                        against the pristine driver, with a cover letter,
 #                        checked with git am and checkpatch
 #                        (build/upstream-series/)
+#   make docs            the tables of figures in docs/ from the results
+#                        files committed in docs/results/ (scripts/docs.py)
+#   make docs-results    copy the stamped results of the last make bench,
+#                        hbatest and bench-core into docs/results/, then
+#                        make docs
 #
 # Everything generated lives in build/.
 
@@ -127,6 +132,13 @@ check: tree | deps-check
 check-debug: tree | deps-check
 	tests/debug-kernel.sh
 
+# The figures in docs/ come from docs/results/*.json and nowhere else.
+docs:
+	python3 scripts/docs.py render
+
+docs-results:
+	python3 scripts/docs.py import
+
 repin:
 	scripts/upstream.sh repin $(PIN_VERSION)
 	rm -f $(UPSTREAM_DIR)/.verified
@@ -146,4 +158,5 @@ include packaging/packaging.mk
 
 .PHONY: all deps deps-modules deps-packages deps-check upstream tree modules \
 	unit matrix vmtest static reliability bench bench-core check check-debug \
-	repin upstream-series clean distclean qemu hbatest hbatest-reduced
+	repin upstream-series clean distclean qemu hbatest hbatest-reduced docs \
+	docs-results

@@ -7,7 +7,8 @@
 # then checks that results.json has a record for every allocator and N with
 # positive numbers and coherent allocations that fit the geometry, and that
 # the table and the plot were produced.  It asserts nothing about times.
-# Then it feeds the checker doctored results, which it must reject.
+# Then it feeds the checker doctored results, which it must reject, and
+# renders the tables of docs/benchmarks.md from its own (stamped) results.
 #
 #   BENCH_CHECK_KERNEL, BENCH_CHECK_N (default "1000 10000")
 
@@ -99,6 +100,21 @@ PY
 			ktap_test_fail "the checker accepted doctored results ($bad)"
 		else
 			ktap_test_pass "the checker rejects doctored results ($bad)"
+		fi
+	done
+fi
+
+# The docs' tables (scripts/docs.py, make docs) from these results: the
+# stamp first, ratios before times.
+if [ -s "$json" ]; then
+	for block in bench bench-bulk bench-growth; do
+		if python3 scripts/docs.py show "$block" "$json" > "$out/docs-$block.md" 2>&1 &&
+			grep -q '^\*Results [^:]*: mpt3sas-chainpool .*; kernels .*; host .*\.\*$' "$out/docs-$block.md" &&
+			grep -qE '^\| [^|]+ \| (plain|IOMMU) \| [^|]+ \| [0-9.,]+x \|' "$out/docs-$block.md"; then
+			ktap_test_pass "docs: the $block table renders, stamped, ratios first"
+		else
+			sed 's/^/# | /' "$out/docs-$block.md"
+			ktap_test_fail "docs: the $block table does not render from $json"
 		fi
 	done
 fi

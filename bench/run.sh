@@ -3,8 +3,10 @@
 #
 # bench/run.sh (`make bench`): run cp_bench.ko in the VM harness on each
 # kernel series, plainly and with an emulated IOMMU, sweeping N; write
-# build/bench/results.json, print the table of ratios against chainpool
-# and draw build/bench/scaling.png.
+# build/bench/results.json, stamped (scripts/docs.py stamp: version,
+# kernels, date, machine), print the table of ratios against chainpool
+# and draw build/bench/scaling.png.  `make docs-results` takes the results
+# into docs/.
 #
 # Environment:
 #   BENCH_KERNELS     series (default: those tagged bench in
@@ -86,6 +88,10 @@ done
 [ -n "$logs" ] || exit 1
 # shellcheck disable=SC2086 # word list of logs
 python3 bench/results.py collect -o "$BENCH_OUT/results.json" $logs
+python3 scripts/docs.py stamp --kind bench \
+	--guests "QEMU TCG guests, q35, 1 vCPU, ${VMTEST_MEM:-2G} of RAM" \
+	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, size $BENCH_SIZE" \
+	"$BENCH_OUT/results.json"
 python3 bench/results.py table "$BENCH_OUT/results.json" | tee "$BENCH_OUT/table.txt"
 python3 bench/results.py table --markdown "$BENCH_OUT/results.json" > "$BENCH_OUT/table.md"
 if [ "$BENCH_PLOT" = 1 ]; then

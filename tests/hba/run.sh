@@ -38,8 +38,9 @@
 # 2048 (the controller maximum: 128 chains per I/O) with chainpool,
 # dma_pool and in_tree, 50 attach/detach cycles, the unplug; 4 concurrent
 # writers.
-# Timings land in build/hbatest/results.json (informative, never asserted)
-# and build/hbatest/table.md (tests/hba/results.py).
+# Timings land in build/hbatest/results.json (informative, never asserted;
+# stamped by scripts/docs.py stamp, which `make docs-results` takes into
+# docs/) and build/hbatest/table.md (tests/hba/results.py).
 #
 # Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
 # "@script args" per line), HBA_MCPU_PLAN (the mcpu round's),
@@ -69,6 +70,14 @@ LOG_TAG=${HBA_NAME:-hbatest}
 # shellcheck disable=SC2317 # called through ktap_test_result
 write_table() {
 	"$here/results.py" table "$1" > "$2"
+}
+
+# docs_table RESULTS OUT: the table of docs/benchmarks.md (make docs) from
+# these results, stamped
+# shellcheck disable=SC2317 # called through ktap_test_result
+docs_table() {
+	python3 "$top/scripts/docs.py" show hbatest "$1" > "$2" &&
+		grep -q '^\*Results [^:]*: mpt3sas-chainpool ' "$2"
 }
 
 # configure VARIANT: the kernels, setups, plans, timeout and rounds of a
@@ -459,17 +468,26 @@ records() {
 # results: build/hbatest/results.json, and the table at max_sgl_entries=256
 # with the ratios to chainpool
 results() {
+	local how
 	records > "$out/records"
 	{
 		echo '{"records":['
 		paste -sd, "$out/records"
 		echo ']}'
 	} > "$out/results.json"
-	ktap_print_msg "records: ${out#"$top"/}/results.json"
+	how=tests/hba/run.sh
+	[ "$variant" = reduced ] && how="$how --reduced"
+	ktap_test_result "records: ${out#"$top"/}/results.json, stamped" \
+		python3 "$top/scripts/docs.py" stamp --kind hbatest \
+		--guests "QEMU TCG guests with the emulated SAS3008, q35, 1 vCPU, ${VMTEST_MEM:-1G} of RAM" \
+		--run "$how, rounds: $rounds" \
+		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
 		ktap_test_result "timings at max_sgl_entries=256: ${out#"$top"/}/table.md" \
 			write_table "$out/results.json" "$out/table.md"
 		sed 's/^/# /' "$out/table.md"
+		ktap_test_result "docs: scripts/docs.py renders the table, stamped" \
+			docs_table "$out/results.json" "$out/docs-table.md"
 	else
 		ktap_test_skip "timings at max_sgl_entries=256: no attach at 256 in these rounds"
 	fi

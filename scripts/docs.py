@@ -1,0 +1,513 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The figures of docs/: stamp the results files the runs write, and render
+the tables from the committed ones.
+
+  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] RESULTS.json
+      Add a "stamp" to a results file a run just wrote: the package
+      version (packaging/version.sh), the kernels of its records, the date
+      (UTC), the machine (CPU model, CPUs, memory), the guests and what was
+      run.  bench/run.sh (make bench), tests/hba/run.sh (make hbatest) and
+      bench/core (make bench-core) call it.  KIND: bench, hbatest,
+      bench-core.
+  docs.py import [NAME...]
+      Copy build/bench/results.json, build/hbatest/results.json and
+      build/bench-core/results.json (or those NAMEd), where a run left
+      them, to docs/results/NAME.json, then render.
+  docs.py render [--check]
+      Rewrite every block of README.md and docs/*.md that lies between
+      "<!-- results:BLOCK -->" and "<!-- /results -->" from
+      docs/results/; draw docs/results/bench-scaling.png (bench/results.py
+      plot, with gnuplot) when bench.json is newer.  --check writes
+      nothing and exits 1 if a block is not what render would write.
+  docs.py show BLOCK RESULTS.json
+      Print one block rendered from RESULTS.json (the suites' check).
+
+Every table opens with its stamp and gives the ratios before the times:
+the runs are QEMU TCG guests on a shared machine, where ratios within one
+guest mean something and absolute times little.  A block whose results
+file is not committed says so.  Python 3 standard library only.
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS_DIR = os.path.join(TOP, "docs", "results")
+KINDS = ("bench", "hbatest", "bench-core")
+RUNS = {"bench": "make bench", "hbatest": "make hbatest",
+        "bench-core": "make bench-core"}
+BLOCK_RE = re.compile(r"(<!-- results:([a-z0-9-]+) -->\n)(.*?)(<!-- /results -->)",
+                      re.S)
+
+# --- stamp -------------------------------------------------------------
+
+
+def machine():
+    """The host: CPU model, online CPUs, memory."""
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    mem = f", {round(int(line.split()[1]) / 2**20)} GiB"
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} CPUs{mem}"
+
+
+def package_version():
+    out = subprocess.run([os.path.join(TOP, "packaging", "version.sh")],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def kernels_of(data, kind):
+    """"series (release)" of each kernel the records ran on."""
+    seen = {}
+    for r in data.get("records", []):
+        seen.setdefault(r["series"], r.get("kernel") or "?")
+    return [f"{s} ({k})" for s, k in sorted(seen.items(),
+                                             key=lambda i: series_key(i[0]))]
+
+
+def stamp(path, kind, guests, run):
+    with open(path) as f:
+        data = json.load(f)
+    setups = sorted({"iommu" if r.get("iommu") else "plain"
+                     for r in data.get("records", [])})
+    data["stamp"] = {
+        "kind": kind,
+        "package_version": package_version(),
+        "kernels": kernels_of(data, kind),
+        "setups": setups,
+        "date": datetime.datetime.now(datetime.timezone.utc)
+        .strftime("%Y-%m-%d"),
+        "machine": machine(),
+        "guests": guests or (f"native, user space (host kernel "
+                             f"{os.uname().release})"
+                             if kind == "bench-core" else ""),
+        "run": run or RUNS[kind],
+    }
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+# --- formatting --------------------------------------------------------
+
+
+def series_key(s):
+    """5.10 < 6.1 < 6.12 < sid < the bundles (el8.10, u18.04, ...)."""
+    try:
+        return (0, [int(x) for x in s.split(".")], s)
+    except ValueError:
+        return (1 if s == "sid" else 2, [], s)
+
+
+def ms(ns):
+    if ns is None:
+        return "-"
+    v = ns / 1e6
+    if v >= 100:
+        return f"{v:,.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def ratio(num, den):
+    if num is None or not den:
+        return "-"
+    x = num / den
+    if x >= 100:
+        return f"{x:,.0f}x"
+    if x >= 10:
+        return f"{x:.1f}x"
+    return f"{x:.2f}x"
+
+
+def table(head, rows, left=3):
+    """A Markdown table; the first LEFT columns left-aligned."""
+    out = ["| " + " | ".join(head) + " |",
+           "| " + " | ".join("---" if i < left else "---:"
+                             for i in range(len(head))) + " |"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def stamp_line(data, source, kind):
+    s = data.get("stamp")
+    if not s:
+        raise ValueError(f"{source} has no stamp: rerun {RUNS[kind]} with "
+                         "the current scripts")
+    parts = [f"mpt3sas-chainpool {s['package_version']}, `{s['run']}`, "
+             f"{s['date']}"]
+    if s.get("kernels"):
+        setups = " and ".join(setup_name(x == "iommu") for x in s["setups"])
+        parts.append(f"kernels {', '.join(s['kernels'])}"
+                     + (f", {setups}" if setups else ""))
+    if s.get("guests"):
+        parts.append(s["guests"])
+    parts.append(f"host {s['machine']}")
+    return f"*Results `{source}`: {'; '.join(parts)}.*"
+
+
+def setup_name(iommu):
+    return "IOMMU" if iommu else "plain"
+
+
+# --- bench: cp_bench.ko in QEMU guests ----------------------------------
+
+ALLOCATORS = ["dma_pool", "page_carve", "chainpool", "chainpool_1page",
+              "chainpool_bulk", "memset_floor"]
+
+
+def bench_index(data):
+    recs = data["records"]
+    by = {(r["series"], r["iommu"], r["allocator"], r["n"]): r for r in recs}
+    groups = sorted({(r["series"], r["iommu"]) for r in recs},
+                    key=lambda g: (series_key(g[0]), g[1]))
+    ns = sorted({r["n"] for r in recs})
+    return by, groups, ns
+
+
+def headline_n(ns):
+    return 373959 if 373959 in ns else ns[-1]
+
+
+def render_bench(data):
+    by, groups, ns = bench_index(data)
+    n = headline_n(ns)
+    size = next(r["size"] for r in data["records"] if r["n"] == n)
+    rows = []
+    for series, iommu in groups:
+        base = by.get((series, iommu, "chainpool", n), {})
+        for a in ALLOCATORS:
+            r = by.get((series, iommu, a, n))
+            if not r:
+                continue
+            meta = r.get("metadata_bytes")
+            rows.append([series, setup_name(iommu), f"`{a}`",
+                         ratio(r["create_ns"], base.get("create_ns")),
+                         ratio(r.get("destroy_ns"), base.get("destroy_ns")),
+                         ms(r["create_ns"]), ms(r.get("destroy_ns")),
+                         r.get("coherent_allocs", "-"),
+                         "-" if meta is None else f"{meta / 1024:.1f}"])
+    out = [f"{n:,} blocks of {size} B.  x: the time over `chainpool`'s "
+           "(per-block) in the same guest.", ""]
+    return out + table(["kernel", "setup", "allocator", "create x",
+                        "destroy x", "create ms", "destroy ms",
+                        "coherent allocations", "metadata KiB"], rows)
+
+
+def render_bench_bulk(data):
+    by, groups, ns = bench_index(data)
+    n = headline_n(ns)
+    rows = []
+    for series, iommu in groups:
+        get = lambda a: by.get((series, iommu, a, n), {})
+        bulk = get("chainpool_bulk")
+        if not bulk:
+            continue
+        pc, dp, fl = get("page_carve"), get("dma_pool"), get("memset_floor")
+        c, d, slabs = bulk["create_ns"], bulk.get("destroy_ns"), bulk.get("fill_ns")
+        rows.append([series, setup_name(iommu),
+                     ratio(pc.get("create_ns"), c),
+                     ratio(pc.get("destroy_ns"), d),
+                     ratio(dp.get("create_ns"), c),
+                     ratio(dp.get("destroy_ns"), d),
+                     ratio(c, fl.get("create_ns")),
+                     ms(c), ms(slabs),
+                     ms(None if slabs is None else c - slabs), ms(d)])
+    out = [f"`chainpool_bulk`, the driver's path, at {n:,} blocks: the other "
+           "allocator's time over its own, then its create over "
+           "`memset_floor`'s; its create is the slabs "
+           "(`dma_alloc_coherent()`) and the carve (handing the blocks "
+           "out).", ""]
+    return out + table(["kernel", "setup", "page_carve create / bulk",
+                        "page_carve destroy / bulk", "dma_pool create / bulk",
+                        "dma_pool destroy / bulk", "bulk create / floor",
+                        "create ms", "slabs ms", "carve ms", "destroy ms"],
+                       rows, left=2)
+
+
+def render_bench_growth(data):
+    by, groups, ns = bench_index(data)
+    if len(ns) < 2:
+        return ["One N only in this results file: no growth to show."]
+    rows = []
+    for series, iommu in groups:
+        for a in ALLOCATORS:
+            t = [by.get((series, iommu, a, x)) for x in ns]
+            t = [None if r is None else r["create_ns"] + r.get("destroy_ns", 0)
+                 for r in t]
+            if all(v is None for v in t):
+                continue
+            pts = [(x, v) for x, v in zip(ns, t) if v]
+            grow = "-"
+            if len(pts) > 1 and pts[-1][0] > pts[0][0]:
+                k = math.log10(pts[-1][0] / pts[0][0])
+                grow = ratio((pts[-1][1] / pts[0][1]) ** (1 / k), 1)
+            rows.append([series, setup_name(iommu), f"`{a}`", grow]
+                        + [ms(v) for v in t])
+    out = ["Create and destroy against N: first the growth per tenfold N "
+           "between the smallest and the largest (10x is linear, 100x "
+           "quadratic), then the time in ms (`memset_floor`: create only).",
+           ""]
+    return out + table(["kernel", "setup", "allocator", "per 10x N"]
+                       + [f"{x:,}" for x in ns], rows)
+
+
+def render_bench_plot(data):
+    return ["![cp_bench: create and destroy time against N, log-log]"
+            "(results/bench-scaling.png)", "",
+            "Colour is the allocator, the dash pattern the kernel; the "
+            "bottom row is behind the emulated IOMMU."]
+
+
+# --- hbatest: the driver on the emulated SAS3008 --------------------------
+
+HBA_ORDER = {("ours", "chainpool"): 0, ("ours", "dma_pool"): 1,
+             ("in_tree", "in_tree"): 2}
+HBA_TIMES = ("attach_ns", "rmmod_ns", "shutdown_ns", "chain_alloc_ns",
+             "chain_free_ns")
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def render_hbatest(data):
+    recs = data["records"]
+    out = []
+    for n in sorted({r["max_sgl_entries"] for r in recs}):
+        groups = {}
+        for r in recs:
+            if r["max_sgl_entries"] == n:
+                groups.setdefault((r["series"], r["iommu"], r["driver"],
+                                   r["allocator"]), []).append(r)
+        med = {k: {t: median([r[t] for r in rs]) for t in HBA_TIMES}
+               for k, rs in groups.items()}
+        if len({k[2:] for k in groups}) < 2:
+            continue        # one driver only: nothing to compare
+        rows = []
+        for key in sorted(groups, key=lambda k: (series_key(k[0]), k[1],
+                                                 HBA_ORDER.get(k[2:], 9))):
+            series, iommu, driver, alloc = key
+            m = med[key]
+            base = med.get((series, iommu, "ours", "chainpool"), {})
+            runs = "/".join(str(sum(r[t] is not None for r in groups[key]))
+                            for t in ("attach_ns", "rmmod_ns", "shutdown_ns"))
+            name = f"ours, `{alloc}`" if driver == "ours" else "in-tree"
+            rows.append([series, setup_name(iommu), name]
+                        + [ratio(m[t], base.get(t))
+                           for t in ("attach_ns", "rmmod_ns", "shutdown_ns")]
+                        + [ms(m[t]) for t in HBA_TIMES] + [runs])
+        chains = next((r["nr_chains"] for r in recs
+                       if r["max_sgl_entries"] == n and r["nr_chains"]), None)
+        if out:
+            out.append("")
+        out.append(f"`max_sgl_entries={n}`"
+                   + (f" ({chains:,} chain buffers)" if chains else "")
+                   + ".  x: the median over ours with `chainpool`'s in the "
+                   "same guest setup.")
+        out.append("")
+        out += table(["kernel", "setup", "driver", "attach x", "rmmod x",
+                      "shutdown x", "attach ms", "rmmod ms", "shutdown ms",
+                      "chain pool create ms", "chain pool free ms",
+                      "runs (attach/rmmod/shutdown)"], rows)
+    return out or ["No two drivers at one `max_sgl_entries` in this results "
+                   "file: nothing to compare."]
+
+
+# --- bench-core: the allocator core, native -----------------------------
+
+CORE_OPS = [("create", "create (fill)"), ("bulk_carve", "bulk carve"),
+            ("release_all", "whole-pool release"),
+            ("alloc_carve", "alloc, bump cursor"), ("free", "free"),
+            ("alloc_list", "alloc, free list"),
+            ("alloc_carve_mutex", "alloc + mutex"),
+            ("free_mutex", "free + mutex"), ("lookup", "lookup"),
+            ("memset", "memset floor")]
+CORE_RATIOS = [("bulk_over_memset", "bulk carve / memset"),
+               ("alloc_carve_over_bulk", "bump-cursor alloc / bulk carve"),
+               ("lookup_over_bulk", "lookup / bulk carve"),
+               ("mutex_over_plain", "with a mutex / without")]
+
+
+def render_bench_core(data):
+    res = data["results"]
+    head = ["per block"] + [f"N = {r['n']:,}" for r in res]
+    rows = [[name] + [f"{r['ratios'][k]:.2f}x" for r in res]
+            for k, name in CORE_RATIOS]
+    rows += [[f"{name}, ns"] + [f"{r['ops'][k]['ns_per_block']:.2f}"
+                                for r in res] for k, name in CORE_OPS]
+    return ([f"Medians of {data['runs']} runs, blocks of "
+             f"{data['block_size']} B; the ratios first, then ns per block.",
+             ""] + table(head, rows, left=1))
+
+
+# --- blocks ----------------------------------------------------------------
+
+BLOCKS = {
+    "bench": ("bench", render_bench),
+    "bench-bulk": ("bench", render_bench_bulk),
+    "bench-growth": ("bench", render_bench_growth),
+    "bench-plot": ("bench", render_bench_plot),
+    "hbatest": ("hbatest", render_hbatest),
+    "bench-core": ("bench-core", render_bench_core),
+}
+
+
+def results_path(kind):
+    return os.path.join(RESULTS_DIR, f"{kind}.json")
+
+
+def rel(path):
+    return os.path.relpath(path, TOP)
+
+
+def render_block(name, path):
+    """The lines of one block, from the results file at PATH."""
+    if name not in BLOCKS:
+        raise ValueError(f"unknown results block '{name}' "
+                         f"(known: {', '.join(sorted(BLOCKS))})")
+    kind, fn = BLOCKS[name]
+    if not os.path.exists(path):
+        return [f"No results file is committed yet: `{rel(path)}` comes "
+                f"from `{RUNS[kind]}` (then `make docs-results`)."]
+    with open(path) as f:
+        data = json.load(f)
+    if name == "bench-plot":
+        png = os.path.join(os.path.dirname(path), "bench-scaling.png")
+        if not os.path.exists(png):
+            return [f"No plot yet: `make docs` draws it from `{rel(path)}` "
+                    "where gnuplot is installed."]
+    return [stamp_line(data, rel(path), kind), ""] + fn(data)
+
+
+def plot(check):
+    """docs/results/bench-scaling.png from bench.json, if that is newer."""
+    src = results_path("bench")
+    png = os.path.join(RESULTS_DIR, "bench-scaling.png")
+    if check or not os.path.exists(src):
+        return
+    if os.path.exists(png) and os.path.getmtime(png) >= os.path.getmtime(src):
+        return
+    if not shutil.which("gnuplot"):
+        print("docs: gnuplot missing (Debian: gnuplot-nox): no plot",
+              file=sys.stderr)
+        return
+    subprocess.run([sys.executable, os.path.join(TOP, "bench", "results.py"),
+                    "plot", "--out", png, src], check=True)
+
+
+def documents():
+    docs = os.path.join(TOP, "docs")
+    return [os.path.join(TOP, "README.md")] + sorted(
+        os.path.join(docs, f) for f in os.listdir(docs) if f.endswith(".md"))
+
+
+def render(check):
+    plot(check)
+    stale = []
+    for doc in documents():
+        with open(doc) as f:
+            text = f.read()
+
+        def fill(m):
+            kind = BLOCKS.get(m.group(2), (m.group(2), None))[0]
+            body = "\n".join(render_block(m.group(2), results_path(kind)))
+            return f"{m.group(1)}{body}\n{m.group(4)}"
+        new = BLOCK_RE.sub(fill, text)
+        if new == text:
+            continue
+        if check:
+            stale.append(rel(doc))
+        else:
+            with open(doc, "w") as f:
+                f.write(new)
+            print(f"docs: rendered {rel(doc)}")
+    for doc in stale:
+        print(f"docs: {doc} is not what `make docs` writes from "
+              f"{rel(RESULTS_DIR)}/: run make docs", file=sys.stderr)
+    return 1 if stale else 0
+
+
+def import_results(names):
+    copied = 0
+    for kind in names or KINDS:
+        src = os.path.join(TOP, "build", kind, "results.json")
+        if not os.path.exists(src):
+            print(f"docs: no {rel(src)}: {RUNS[kind]} writes it")
+            continue
+        with open(src) as f:
+            if "stamp" not in json.load(f):
+                sys.exit(f"docs: {rel(src)} has no stamp: rerun {RUNS[kind]}")
+        os.makedirs(RESULTS_DIR, exist_ok=True)
+        shutil.copyfile(src, results_path(kind))
+        print(f"docs: {rel(src)} -> {rel(results_path(kind))}")
+        copied += 1
+    return copied
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("stamp")
+    s.add_argument("--kind", required=True, choices=KINDS)
+    s.add_argument("--guests", default="")
+    s.add_argument("--run", default="")
+    s.add_argument("json")
+    i = sub.add_parser("import")
+    i.add_argument("names", nargs="*")
+    r = sub.add_parser("render")
+    r.add_argument("--check", action="store_true")
+    w = sub.add_parser("show")
+    w.add_argument("block")
+    w.add_argument("json")
+    args = ap.parse_args()
+
+    try:
+        if args.cmd == "stamp":
+            stamp(args.json, args.kind, args.guests, args.run)
+            return 0
+        if args.cmd == "show":
+            print("\n".join(render_block(args.block, args.json)))
+            return 0
+        if args.cmd == "import":
+            bad = [n for n in args.names if n not in KINDS]
+            if bad:
+                raise ValueError(f"no results named {', '.join(bad)} "
+                                 f"({', '.join(KINDS)})")
+            import_results(args.names)
+        return render(args.cmd == "render" and args.check)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"docs: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
