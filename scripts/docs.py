@@ -369,6 +369,35 @@ def render_bench_core(data):
              ""] + table(head, rows, left=1))
 
 
+# --- the suites of make check: their own descriptions ---------------------
+
+
+def suites():
+    """(order, name, desc, full) of every tests/ and bench/ .suite file."""
+    found = []
+    for sub in ("tests", "bench"):
+        for root, _, files in os.walk(os.path.join(TOP, sub)):
+            for f in files:
+                if not f.endswith(".suite"):
+                    continue
+                kv = {}
+                with open(os.path.join(root, f)) as fh:
+                    for line in fh:
+                        m = re.match(r"(SUITE_[A-Z]+)=(.*)$", line.rstrip("\n"))
+                        if m:
+                            kv[m.group(1)] = m.group(2)
+                found.append((int(kv["SUITE_ORDER"]), kv["SUITE_NAME"],
+                              kv["SUITE_DESC"], kv.get("SUITE_FULL", "")))
+    return sorted(found)
+
+
+def render_suites():
+    cell = lambda t: t.replace("|", "\\|")
+    rows = [[f"`{name}`", cell(desc), f"`{full}`" if full else ""]
+            for _, name, desc, full in suites()]
+    return table(["suite", "what it proves", "full run"], rows, left=3)
+
+
 # --- blocks ----------------------------------------------------------------
 
 BLOCKS = {
@@ -378,6 +407,7 @@ BLOCKS = {
     "bench-plot": ("bench", render_bench_plot),
     "hbatest": ("hbatest", render_hbatest),
     "bench-core": ("bench-core", render_bench_core),
+    "suites": (None, None),
 }
 
 
@@ -395,6 +425,8 @@ def render_block(name, path):
         raise ValueError(f"unknown results block '{name}' "
                          f"(known: {', '.join(sorted(BLOCKS))})")
     kind, fn = BLOCKS[name]
+    if kind is None:
+        return render_suites()
     if not os.path.exists(path):
         return [f"No results file is committed yet: `{rel(path)}` comes "
                 f"from `{RUNS[kind]}` (then `make docs-results`)."]
@@ -439,8 +471,9 @@ def render(check):
 
         def fill(m):
             kind = BLOCKS.get(m.group(2), (m.group(2), None))[0]
-            body = "\n".join(render_block(m.group(2), results_path(kind)))
-            return f"{m.group(1)}{body}\n{m.group(4)}"
+            body = "\n".join(render_block(m.group(2),
+                                           kind and results_path(kind)))
+            return f"{m.group(1)}\n{body}\n\n{m.group(4)}"
         new = BLOCK_RE.sub(fill, text)
         if new == text:
             continue
