@@ -43,7 +43,7 @@ apt_download() {
 
 	[ -n "$ver" ] && spec="$pkg=$ver"
 	command -v apt-get >/dev/null ||
-		die "apt-get not found: set UPSTREAM=<Linux source tarball or tree> (see README)"
+		die "apt-get not found: set UPSTREAM=<Linux source tarball or tree> (see docs/packaging.md)"
 	mkdir -p "$dl_dir"
 	if ! (cd "$dl_dir" && apt-get -q -o APT::Sandbox::User=root download "$spec") >&2; then
 		[ "$(id -u)" = 0 ] || return 1
