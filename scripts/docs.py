@@ -3,17 +3,18 @@
 """The figures of docs/: stamp the results files the runs write, and render
 the tables from the committed ones.
 
-  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] RESULTS.json
+  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] [--reduced] RESULTS.json
       Add a "stamp" to a results file a run just wrote: the package
       version (packaging/version.sh), the kernels of its records, the date
       (UTC), the machine (CPU model, CPUs, memory), the guests and what was
       run.  bench/run.sh (make bench), tests/hba/run.sh (make hbatest) and
       bench/core (make bench-core) call it.  KIND: bench, hbatest,
-      bench-core.
+      bench-core.  --reduced: make check's sample, not a measurement.
   docs.py import [NAME...]
       Copy build/bench/results.json, build/hbatest/results.json and
       build/bench-core/results.json (or those NAMEd), where a run left
-      them, to docs/results/NAME.json, then render.
+      them, to docs/results/NAME.json, then render.  A reduced run is
+      taken only when NAMEd.
   docs.py render [--check]
       Rewrite every block of README.md and docs/*.md that lies between
       "<!-- results:BLOCK -->" and "<!-- /results -->" from
@@ -89,7 +90,7 @@ def kernels_of(data, kind):
                                              key=lambda i: series_key(i[0]))]
 
 
-def stamp(path, kind, guests, run):
+def stamp(path, kind, guests, run, reduced=False):
     with open(path) as f:
         data = json.load(f)
     setups = sorted({"iommu" if r.get("iommu") else "plain"
@@ -107,6 +108,8 @@ def stamp(path, kind, guests, run):
                              if kind == "bench-core" else ""),
         "run": run or RUNS[kind],
     }
+    if reduced:
+        data["stamp"]["reduced"] = True
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(data, f, indent=1)
@@ -170,6 +173,8 @@ def stamp_line(data, source, kind):
     if s.get("guests"):
         parts.append(s["guests"])
     parts.append(f"host {s['machine']}")
+    if s.get("reduced"):
+        parts.append("a reduced run (make check's sample)")
     return f"*Results `{source}`: {'; '.join(parts)}.*"
 
 
@@ -497,8 +502,13 @@ def import_results(names):
             print(f"docs: no {rel(src)}: {RUNS[kind]} writes it")
             continue
         with open(src) as f:
-            if "stamp" not in json.load(f):
-                sys.exit(f"docs: {rel(src)} has no stamp: rerun {RUNS[kind]}")
+            st = json.load(f).get("stamp")
+        if not st:
+            sys.exit(f"docs: {rel(src)} has no stamp: rerun {RUNS[kind]}")
+        if st.get("reduced") and kind not in names:
+            print(f"docs: {rel(src)} is make check's reduced run, not "
+                  f"{RUNS[kind]}'s: left out (name it to take it anyway)")
+            continue
         os.makedirs(RESULTS_DIR, exist_ok=True)
         shutil.copyfile(src, results_path(kind))
         print(f"docs: {rel(src)} -> {rel(results_path(kind))}")
@@ -513,6 +523,7 @@ def main():
     s.add_argument("--kind", required=True, choices=KINDS)
     s.add_argument("--guests", default="")
     s.add_argument("--run", default="")
+    s.add_argument("--reduced", action="store_true")
     s.add_argument("json")
     i = sub.add_parser("import")
     i.add_argument("names", nargs="*")
@@ -525,7 +536,7 @@ def main():
 
     try:
         if args.cmd == "stamp":
-            stamp(args.json, args.kind, args.guests, args.run)
+            stamp(args.json, args.kind, args.guests, args.run, args.reduced)
             return 0
         if args.cmd == "show":
             print("\n".join(render_block(args.block, args.json)))

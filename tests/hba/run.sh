@@ -468,19 +468,19 @@ records() {
 # results: build/hbatest/results.json, and the table at max_sgl_entries=256
 # with the ratios to chainpool
 results() {
-	local how
+	local how reduced
 	records > "$out/records"
 	{
 		echo '{"records":['
 		paste -sd, "$out/records"
 		echo ']}'
 	} > "$out/results.json"
-	how=tests/hba/run.sh
-	[ "$variant" = reduced ] && how="$how --reduced"
+	how=tests/hba/run.sh reduced=
+	[ "$variant" = reduced ] && how="$how --reduced" reduced=--reduced
 	ktap_test_result "records: ${out#"$top"/}/results.json, stamped" \
 		python3 "$top/scripts/docs.py" stamp --kind hbatest \
 		--guests "QEMU TCG guests with the emulated SAS3008, q35, 1 vCPU, ${VMTEST_MEM:-1G} of RAM" \
-		--run "$how, rounds: $rounds" \
+		--run "$how, rounds: $rounds" $reduced \
 		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
 		ktap_test_result "timings at max_sgl_entries=256: ${out#"$top"/}/table.md" \
