@@ -6,7 +6,8 @@
  * sas3008-doorbell.c doorbell handshake (IOC Facts, Port Facts, IOC Init),
  *                    the diagnostic register and resets
  * sas3008-config.c   configuration pages, one builder each
- * sas3008-scsi.c     SCSI IO: IEEE and MPI SGLs, the mcpu BAR, completion
+ * sas3008-sgl.c      scatter gather lists: IEEE and MPI, the mcpu BAR's RAM
+ * sas3008-scsi.c     SCSI IO: its requests, completion, the counters
  * sas3008-tm.c       task management
  * sas3008-events.c   events, event notification, port enable
  *
@@ -255,8 +256,7 @@ void sas3008_hard_reset(SAS3008State *s);
 /* sas3008-config.c */
 SAS3008Function sas3008_config;
 
-/* sas3008-scsi.c */
-extern const struct SCSIBusInfo sas3008_scsi_info;
+/* sas3008-sgl.c */
 uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
                           uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
                           uint32_t *nchains);
@@ -267,6 +267,10 @@ bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
                      bool *to_ioc);
 void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
                       uint32_t len, bool to_guest);
+bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg);
+
+/* sas3008-scsi.c */
+extern const struct SCSIBusInfo sas3008_scsi_info;
 void sas3008_io_reply(SAS3008State *s, SAS3008Request *r, uint16_t status,
                       uint8_t scsi_status, uint8_t scsi_state, uint32_t xfer,
                       uint32_t sense_count);
