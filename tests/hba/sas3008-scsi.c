@@ -97,11 +97,19 @@ static void sas3008_stat_add(SAS3008State *s, uint32_t reg, uint32_t n)
     pci_set_long(s->dev.config + reg, pci_get_long(s->dev.config + reg) + n);
 }
 
-/* The statistics capability: a SCSI IO with @chains chain segments. */
-static void sas3008_count_io(SAS3008State *s, uint32_t chains,
-                             uint32_t bar_chains)
+/*
+ * The statistics capability: a SCSI IO with @chains chain segments, @bar
+ * of them in the mcpu BAR; @st the elements of its MPI 2.0 SGL, if any.
+ */
+static void sas3008_count_io(SAS3008State *s, uint32_t chains, uint32_t bar,
+                             const SAS3008SGLStats *st)
 {
     sas3008_stat_add(s, STAT_IOS, 1);
+    if (st) {
+        sas3008_stat_add(s, STAT_MPI_SIMPLE32, st->simple32);
+        sas3008_stat_add(s, STAT_MPI_SIMPLE64, st->simple64);
+        sas3008_stat_add(s, STAT_MPI_CHAINS, st->chains);
+    }
     if (!chains) {
         return;
     }
@@ -109,7 +117,7 @@ static void sas3008_count_io(SAS3008State *s, uint32_t chains,
     if (chains > pci_get_long(s->dev.config + STAT_MAX_CHAINS)) {
         pci_set_long(s->dev.config + STAT_MAX_CHAINS, chains);
     }
-    if (bar_chains == chains) {
+    if (bar == chains) {
         /* every chain segment was the driver's clone in the BAR */
         sas3008_stat_add(s, STAT_BAR_CHAINED_IOS, 1);
     }
@@ -135,7 +143,8 @@ void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
                        SCSIIO_IOFLAGS_CDB_LENGTH_MASK;
     uint32_t sgl_off = frame[SCSIIO_SGL_OFFSET0] * 4;
     uint16_t status;
-    uint32_t chains = 0, bar_chains = 0;
+    SAS3008SGLStats st = { 0 };
+    uint32_t chains = 0;
     int32_t n;
 
     if (s->smid_req[smid]) {
@@ -164,10 +173,11 @@ void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     r->sense_len = frame[SCSIIO_SENSE_BUFFER_LENGTH];
     r->cancel_status = ST_SCSI_TASK_TERMINATED;
     pci_dma_sglist_init(&r->qsg, &s->dev, 4);
-    if (s->mcpu) {
+    if (s->mpi2) {
         status = sas3008_mpi_sgl(s, frame, s->req_frame_bytes,
                                  sgl_off ? sgl_off : SCSIIO_SGL, &r->qsg,
-                                 &chains, &bar_chains);
+                                 &st);
+        chains = st.chains;
     } else {
         status = sas3008_ieee_sgl(s, frame, s->req_frame_bytes,
                                   sgl_off ? sgl_off : SCSIIO_SGL, &r->qsg,
@@ -185,7 +195,7 @@ void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
         /* write data the driver cloned into the BAR: the IOC's own memory */
         r->qsg.as = &address_space_memory;
     }
-    sas3008_count_io(s, chains, bar_chains);
+    sas3008_count_io(s, chains, st.bar_chains, s->mpi2 ? &st : NULL);
     s->smid_req[smid] = r;
     if (sas3008_stall(s, frame + SCSIIO_CDB)) {
         /* never started: only task management or a reset ends it */

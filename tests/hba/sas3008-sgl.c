@@ -186,20 +186,18 @@ bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg)
  * @frame_len: its size
  * @off: where the SGL starts in it
  * @qsg: the list to add the simple elements to
- * @nchains: the number of chain segments, set
- * @bar_chains: how many of them are in the mcpu BAR, set
+ * @st: the elements by kind, set
  */
 uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
                          uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
-                         uint32_t *nchains, uint32_t *bar_chains)
+                         SAS3008SGLStats *st)
 {
     uint8_t seg[REPLY_MAX];
     const uint8_t *p = frame;
     uint32_t seg_len = frame_len, chain_at = frame[MSG_CHAIN_OFFSET] * 4;
     uint32_t elements = 0;
 
-    *nchains = 0;
-    *bar_chains = 0;
+    memset(st, 0, sizeof(*st));
     while (off + MPI_SGE_SIMPLE32_SIZE <= seg_len) {
         uint32_t fl = ldl_le_p(p + off + MPI_SGE_FLAGS_LENGTH);
         uint8_t flags = fl >> MPI_SGE_FLAGS_SHIFT;
@@ -223,6 +221,11 @@ uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
             if (!sas3008_sgl_add(qsg, addr, len, &elements)) {
                 return ST_INVALID_SGL;
             }
+            if (flags & MPI_SGE_FLAGS_64BIT) {
+                st->simple64++;
+            } else {
+                st->simple32++;
+            }
             if (flags & MPI_SGE_FLAGS_END_OF_LIST) {
                 return ST_SUCCESS;
             }
@@ -235,15 +238,15 @@ uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
             if (!chain_at || off != chain_at ||
                 len < MPI_SGE_SIMPLE32_SIZE || len > s->req_frame_bytes ||
                 (next && next + MPI_SGE_SIMPLE32_SIZE > len) ||
-                *nchains >= s->max_chain_depth) {
+                st->chains >= s->max_chain_depth) {
                 return ST_INVALID_SGL;
             }
             if (sas3008_mem_rw(s, addr, seg, len, false) != MEMTX_OK) {
                 return ST_INVALID_SGL;
             }
-            (*nchains)++;
+            st->chains++;
             if (sas3008_in_bar_ram(s, addr, len)) {
-                (*bar_chains)++;
+                st->bar_chains++;
             }
             p = seg;
             seg_len = len;
