@@ -25,7 +25,8 @@
 #             with chainpool and dma_pool)
 #   sas2008, sas2308
 #             hba-sas2 on the HBA as a SAS2 chip (sas2=: MPI 2.0, the
-#             mpt2sas template): attach, geometry and chain pool, direct
+#             mpt2sas template), then (full run) hba-sas2-intree: what
+#             the kernel's own mpt3sas does with its ID; attach, geometry and chain pool, direct
 #             I/O through chained MPI 2.0 SGLs (the HBA counts the
 #             elements by kind), task abort (full run), rmmod; plain
 #             setup only
@@ -140,7 +141,8 @@ configure() {
 @hba-mcpu 256 dma_pool 4"}
 	sas2_plan=${HBA_SAS2_PLAN:-"@hba-sas2 16 4
 @hba-sas2 128 4
-@hba-sas2 256 8 abort"}
+@hba-sas2 256 8 abort
+@hba-sas2-intree"}
 	sas2_kernels=$kernels
 	lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
 	unplug_jobs=4
