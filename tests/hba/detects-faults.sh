@@ -17,6 +17,11 @@
 #                (neither chainpool nor the scan): on the HBA in mcpu mode
 #                the chains stay in host memory, which works, but the HBA's
 #                count of chains in its BAR falls short (the mcpu round)
+#   sas2-chain-offset
+#                _base_build_sg_scmd() writes each MPI 2.0 chain element's
+#                NextChainOffset one dword too far: the HBA as a SAS2008
+#                finds no chain element there and fails the request with
+#                INVALID_SGL (the sas2008 round)
 #
 # Prints KTAP; logs in build/hbatest-plant/NAME/ (plant.sh).
 
@@ -41,4 +46,6 @@ hba_plant chain-leak 'hba-cycles: FAIL: .*free pages missing' '
 hba_plant chain-lookup 'hba-mcpu: FAIL: chain lookup' '
 	s/chain_buffer = cp_dmapool_dma_to_virt(/chain_buffer = NULL; \/* PLANTED *\/ (void)cp_dmapool_dma_to_virt(/
 	s/^\tfor (index = 0; index < ioc->scsiio_depth; index++) {$/\treturn NULL; \/* PLANTED *\/\n\0/' mcpu
+hba_plant sas2-chain-offset 'hba-sas2: FAIL: (direct I/O|MPI 2.0 SGLs)' \
+	's/ioc->base_add_sg_single(sg_local, chain_flags | chain_offset |$/ioc->base_add_sg_single(sg_local, chain_flags | (chain_offset ? chain_offset + (1 << MPI2_SGE_CHAIN_OFFSET_SHIFT) : 0) | \/* PLANTED *\//' sas2008
 ktap_finished

@@ -46,6 +46,6 @@ hba_plant() {
 
 # hba_went_red LOG CAUSE RC ROUND: the run failed, after a good insmod, with CAUSE
 hba_went_red() {
-	[ "$3" != 0 ] && grep -qE "^# $plant_re plain $4: hba[a-z-]*: ok 1 insmod" "$1" &&
+	[ "$3" != 0 ] && grep -qE "^# $plant_re plain $4: hba[a-z0-9-]*: ok 1 insmod" "$1" &&
 		grep -qE "^# $plant_re plain $4: $2" "$1"
 }

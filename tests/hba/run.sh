@@ -23,6 +23,13 @@
 #             which the driver double-buffers through its BAR): the chain
 #             lookup of _clone_sg_entries() finds every chain (full run:
 #             with chainpool and dma_pool)
+#   sas2008, sas2308
+#             hba-sas2 on the HBA as a SAS2 chip (sas2=: MPI 2.0, the
+#             mpt2sas template), then (full run) hba-sas2-intree: what
+#             the kernel's own mpt3sas does with its ID; attach, geometry and chain pool, direct
+#             I/O through chained MPI 2.0 SGLs (the HBA counts the
+#             elements by kind), task abort (full run), rmmod; plain
+#             setup only
 #   lying     hba-lying: a controller per case hot-plugged behind a second
 #             root port (lying.py answers the guest's requests on its QMP
 #             socket), with IOC Facts at their edges or a protocol break
@@ -32,9 +39,10 @@
 #             (malformed.sh, qtest)
 #
 # --reduced (make check): the series tagged hbatest in tests/kernels/series,
-# plain, max_sgl_entries=256 with chainpool: one of each check.
+# plain, max_sgl_entries=256 with chainpool: one of each check; one SAS2
+# attach with I/O (sas2008) on those also tagged hbatest-sas2.
 # Full: the series of KERNELS (default: every series), plain and
-# iommu, N = 16, 128, 256 (timing rounds for dma_pool and in_tree) and
+# iommu, both SAS2 chips at N = 16, 128 and 256, N = 16, 128, 256 (timing rounds for dma_pool and in_tree) and
 # 2048 (the controller maximum: 128 chains per I/O) with chainpool,
 # dma_pool and in_tree, 50 attach/detach cycles, the unplug; 4 concurrent
 # writers.
@@ -44,7 +52,8 @@
 #
 # Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
 # "@script args" per line), HBA_MCPU_PLAN (the mcpu round's),
-# HBA_LYING_PLAN (the lying round's, default lying_cases), HBA_ROUNDS
+# HBA_LYING_PLAN (the lying round's, default lying_cases), HBA_SAS2_PLAN
+# (the sas2008 and sas2308 rounds'), HBA_ROUNDS
 # (the rounds to run, e.g. "main"), HBA_GUEST_DIR (a folder of guest
 # scripts searched before tests/hba/guest/: another suite's), HBA_NAME
 # (the suite's name in the summary, default hbatest), HBA_APPEND (more
@@ -93,8 +102,10 @@ configure() {
 @hba-pool-timing 64 1
 @hba 256 chainpool 8 1 keep"}
 		timeout=${HBA_TIMEOUT:-600}
-		rounds=${HBA_ROUNDS:-main unplug mcpu malformed}
+		rounds=${HBA_ROUNDS:-main unplug mcpu sas2008 malformed}
 		mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
+		sas2_plan=${HBA_SAS2_PLAN:-"@hba-sas2 256 4"}
+		sas2_kernels=$(kernel_series hbatest-sas2)
 		lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases reduced)"}
 		unplug_jobs=2
 		return
@@ -124,10 +135,15 @@ configure() {
 				rounds="$rounds timing-$a-$b"
 			done
 		done
-		rounds="$rounds unplug mcpu lying malformed"
+		rounds="$rounds unplug mcpu sas2008 sas2308 lying malformed"
 	fi
 	mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4
 @hba-mcpu 256 dma_pool 4"}
+	sas2_plan=${HBA_SAS2_PLAN:-"@hba-sas2 16 4
+@hba-sas2 128 4
+@hba-sas2 256 8 abort
+@hba-sas2-intree"}
+	sas2_kernels=$kernels
 	lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
 	unplug_jobs=4
 }
@@ -274,8 +290,9 @@ round_plan() {
 		;;
 	unplug) echo "@hba-unplug 256 chainpool $unplug_jobs" ;;
 	mcpu) echo "$mcpu_plan" ;;
+	sas2008 | sas2308) echo "$sas2_plan" ;;
 	lying) echo "$lying_plan" ;;
-	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug, mcpu, lying, malformed)" ;;
+	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug, mcpu, sas2008, sas2308, lying, malformed)" ;;
 	esac
 }
 
@@ -285,9 +302,10 @@ round_plan() {
 # _clone_sg_entries() then copies each merged segment from one
 # scatterlist entry's page (sg_virt()), which corrupts MCPU writes: an
 # upstream limitation of those endpoints behind an IOMMU, not this HBA's.
+# The SAS2 rounds too: behind the IOMMU nothing would be chained.
 round_setups() {
 	case $1 in
-	mcpu) [[ " $setups " != *" plain "* ]] || echo plain ;;
+	mcpu | sas2008 | sas2308) [[ " $setups " != *" plain "* ]] || echo plain ;;
 	*) echo "$setups" ;;
 	esac
 }
@@ -296,6 +314,22 @@ round_setups() {
 round_hba_opts() {
 	case $1 in
 	mcpu) echo ",mcpu=on" ;;
+	sas2008 | sas2308) echo ",sas2=$1" ;;
+	esac
+}
+
+# round_kernels ROUND: the series a round boots: the SAS2 rounds' of the
+# run's (reduced: those tagged hbatest-sas2), the others all of them
+round_kernels() {
+	local k
+
+	case $1 in
+	sas2008 | sas2308)
+		for k in $kernels; do
+			[[ " $sas2_kernels " != *" $k "* ]] || echo "$k"
+		done | paste -sd' '
+		;;
+	*) echo "$kernels" ;;
 	esac
 }
 
@@ -321,7 +355,7 @@ round_append() {
 
 # run_round ROUND: boot its guests (or run malformed.sh) into $out/ROUND/
 run_round() {
-	local round=$1 dir=$out/$1 watchers="" series setup rc rsetups w
+	local round=$1 dir=$out/$1 watchers="" series setup rc rsetups rkernels w
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -360,8 +394,13 @@ run_round() {
 		log "round $round: none of its setups in '$setups', skipped"
 		return
 	fi
+	rkernels=$(round_kernels "$round")
+	if [ -z "$rkernels" ]; then
+		log "round $round: none of its series in '$kernels', skipped"
+		return
+	fi
 	set +e
-	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$kernels VMTEST_SETUPS=$rsetups \
+	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$rkernels VMTEST_SETUPS=$rsetups \
 		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$(round_plan "$round") \
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
 		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$(round_hba_opts "$round")}$(round_qemu_args "$round")" \
@@ -386,7 +425,7 @@ report_round() {
 		return
 	fi
 	if [ ! -f "$dir/harness.out" ]; then
-		ktap_test_skip "$round: none of its setups in this run"
+		ktap_test_skip "$round: none of its setups or series in this run"
 		return
 	fi
 	# the guest scripts' own lines, per guest
@@ -395,7 +434,7 @@ report_round() {
 			log=$dir/$series-$setup.log
 			[ -f "$log" ] || continue
 			tr -d '\r' < "$log" |
-				sed -n 's/^\(hba[a-z-]*\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
+				sed -n 's/^\(hba[a-z0-9-]*\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
 				sed "s/^/# $series $setup $round: /"
 		done
 	done

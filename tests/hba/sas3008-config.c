@@ -25,13 +25,21 @@ static void cfg_str(uint8_t *p, const char *str, size_t len)
     memcpy(p, str, MIN(strlen(str), len));
 }
 
+/* The chip and board names of manufacturing page 0, by chip */
+static const char *const chip_names[][3] = {
+    [SAS2_NONE] = { "LSISAS3008", "C0", "SAS9300-8i" },
+    [SAS2_2008] = { "LSISAS2008", "B2", "SAS9211-8i" },
+    [SAS2_2308] = { "LSISAS2308", "D1", "SAS9207-8i" },
+};
+
 static size_t manufacturing0(SAS3008State *s, uint32_t addr, uint8_t *p,
                              uint16_t *status)
 {
-    cfg_str(p + MANP0_CHIP_NAME, s->mcpu ? "SWITCH_MPI_EP" : "LSISAS3008",
-            16);
-    cfg_str(p + MANP0_CHIP_REVISION, "C0", 8);
-    cfg_str(p + MANP0_BOARD_NAME, s->mcpu ? "MCPU-EP" : "SAS9300-8i", 16);
+    const char *const *chip = chip_names[s->sas2];
+
+    cfg_str(p + MANP0_CHIP_NAME, s->mcpu ? "SWITCH_MPI_EP" : chip[0], 16);
+    cfg_str(p + MANP0_CHIP_REVISION, chip[1], 8);
+    cfg_str(p + MANP0_BOARD_NAME, s->mcpu ? "MCPU-EP" : chip[2], 16);
     cfg_str(p + MANP0_BOARD_ASSEMBLY, "QEMU", 16);
     cfg_str(p + MANP0_BOARD_TRACER_NUMBER, "mpt3sas-cp", 16);
     return MANP0_SIZE;
@@ -281,20 +289,22 @@ static size_t sas3008_config_page(SAS3008State *s, uint8_t type,
 }
 
 /*
- * The page buffer of a config request: its first simple element, or with
- * mcpu=on the whole MPI SGL (the driver may have moved it into the BAR).
+ * The page buffer of a config request: its first simple element, or of an
+ * MPI 2.0 IOC the whole MPI SGL (mcpu=on: the driver may have moved it into
+ * the BAR).
  */
 static bool sas3008_config_sgl(SAS3008State *s, const uint8_t *req,
                                QEMUSGList *qsg)
 {
-    uint32_t buflen, n, nbar;
+    SAS3008SGLStats st;
+    uint32_t buflen;
     uint64_t buf;
     bool to_ioc;
 
-    if (s->mcpu) {
+    if (s->mpi2) {
         return sas3008_mpi_sgl(s, req, s->req_frame_bytes,
-                               CONFIG_PAGE_BUFFER_SGE, qsg, &n,
-                               &nbar) == ST_SUCCESS;
+                               CONFIG_PAGE_BUFFER_SGE, qsg,
+                               &st) == ST_SUCCESS;
     }
     if (!sas3008_mpi_sge(req + CONFIG_PAGE_BUFFER_SGE, &buf, &buflen,
                          &to_ioc)) {

@@ -31,7 +31,7 @@ static void sas3008_ioc_facts(SAS3008State *s, const uint8_t *req)
     uint8_t r[IOCFACTS_REPLY_SIZE];
 
     sas3008_reply_header(r, req, sizeof(r), ST_SUCCESS);
-    if (s->mcpu) {
+    if (s->mpi2) {
         stw_le_p(r + IOCFACTS_MSG_VERSION, MPI_VERSION_2_0);
         stw_le_p(r + IOCFACTS_HEADER_VERSION, MPI2_HEADER_VERSION);
     } else {
@@ -51,7 +51,7 @@ static void sas3008_ioc_facts(SAS3008State *s, const uint8_t *req)
     stw_le_p(r + IOCFACTS_REQUEST_FRAME_SIZE, s->request_frame_size);
     /* reserved in MPI 2.0: chain segments are request frames */
     stw_le_p(r + IOCFACTS_MAX_CHAIN_SEGMENT_SIZE,
-             s->mcpu ? 0 : s->max_chain_seg_size);
+             s->mpi2 ? 0 : s->max_chain_seg_size);
     stw_le_p(r + IOCFACTS_MAX_INITIATORS, 32);
     stw_le_p(r + IOCFACTS_MAX_TARGETS, 1024);
     stw_le_p(r + IOCFACTS_MAX_SAS_EXPANDERS, 64);

@@ -18,6 +18,12 @@
  * cloned into the BAR, which is RAM from offset 256 on, and the SGLs are
  * MPI ones with 32-bit elements.
  *
+ * With sas2=sas2008 or sas2=sas2308 it is an MPI 2.0 SAS2 chip, a SAS
+ * 9211-8i (1000:0072) or 9207-8i (1000:0087), which the driver attaches
+ * through its mpt2sas host template: MPI 2.0 IOC Facts, chain segments of
+ * a request frame's size, and MPI 2.0 SGLs of 64-bit simple and chain
+ * elements (not IEEE ones) in SCSI IO and config requests.
+ *
  * A malformed request gets the error status real firmware returns, or puts
  * the IOC into the FAULT state with a logged fault code (see FAULT_*); the
  * guest recovers with a diagnostic reset.
@@ -95,6 +101,16 @@ void sas3008_fault(SAS3008State *s, uint16_t code, const char *why)
 }
 
 /* The names of lie=, by SAS3008Lie */
+/* sas2=: the chips, their PCI device IDs and revisions (not B0's 1) */
+static const struct {
+    const char *name;
+    uint16_t device_id;
+    uint8_t revision;
+} sas3008_sas2_chips[] = {
+    [SAS2_2008] = { "sas2008", 0x0072, 3 },    /* MPI2_MFGPAGE_DEVID_SAS2008 */
+    [SAS2_2308] = { "sas2308", 0x0087, 5 },    /* ..._SAS2308_2 */
+};
+
 static const char *const sas3008_lies[] = {
     [LIE_NONE] = "none",
     [LIE_SMID] = "smid",
@@ -345,6 +361,30 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
             break;
         }
     }
+    for (s->sas2 = SAS2_NONE; s->sas2_name; s->sas2++) {
+        if (s->sas2 == ARRAY_SIZE(sas3008_sas2_chips)) {
+            error_setg(errp, "sas2: sas2008 or sas2308, not %s",
+                       s->sas2_name);
+            return;
+        }
+        if (s->sas2 && !strcmp(s->sas2_name,
+                               sas3008_sas2_chips[s->sas2].name)) {
+            break;
+        }
+    }
+    if (s->sas2 && s->mcpu) {
+        error_setg(errp, "sas2 and mcpu exclude each other");
+        return;
+    }
+    s->mpi2 = s->mcpu || s->sas2;
+    if (s->sas2) {
+        /* subsystem 1000:3020: the 9211-8i and the 9207-8i */
+        pci_config_set_device_id(dev->config,
+                                 sas3008_sas2_chips[s->sas2].device_id);
+        pci_config_set_revision(dev->config,
+                                sas3008_sas2_chips[s->sas2].revision);
+        pci_set_word(dev->config + PCI_SUBSYSTEM_ID, 0x3020);
+    }
     if (s->request_frame_size * 4 < REQUEST_FRAME_MIN ||
         s->request_frame_size * 4 > REPLY_MAX ||
         s->reply_frame_size * 4 < REPLY_FRAME_MIN ||
@@ -478,6 +518,7 @@ static Property sas3008_properties[] = {
     DEFINE_PROP_UINT32("fw_version", SAS3008State, fw_version, 0x10000100),
     DEFINE_PROP_UINT64("stall_lba", SAS3008State, stall_lba, UINT64_MAX),
     DEFINE_PROP_BOOL("mcpu", SAS3008State, mcpu, false),
+    DEFINE_PROP_STRING("sas2", SAS3008State, sas2_name),
     DEFINE_PROP_STRING("lie", SAS3008State, lie_name),
     DEFINE_PROP_UINT32("lie_after", SAS3008State, lie_after, 0),
     DEFINE_PROP_UINT32("lie_count", SAS3008State, lie_count, 1),

@@ -6,7 +6,8 @@
  * sas3008-doorbell.c doorbell handshake (IOC Facts, Port Facts, IOC Init),
  *                    the diagnostic register and resets
  * sas3008-config.c   configuration pages, one builder each
- * sas3008-scsi.c     SCSI IO: IEEE and MPI SGLs, the mcpu BAR, completion
+ * sas3008-sgl.c      scatter gather lists: IEEE and MPI, the mcpu BAR's RAM
+ * sas3008-scsi.c     SCSI IO: its requests, completion, the counters
  * sas3008-tm.c       task management
  * sas3008-events.c   events, event notification, port enable
  *
@@ -30,15 +31,19 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 /*
  * Not MPI: read-only counters for tests/hba in a vendor capability of the
  * PCI config space: SCSI IO requests started, those with chain elements,
- * the most chain segments in one.
+ * the most chain segments in one; the elements of the MPI 2.0 SGLs of SCSI
+ * IO requests, by kind.
  */
 #define STAT_CAP                0xd0
 #define STAT_CAP_LENGTH         2       /* the capability's length byte */
-#define STAT_CAP_SIZE           20
+#define STAT_CAP_SIZE           32
 #define STAT_IOS                (STAT_CAP + 4)
 #define STAT_CHAINED_IOS        (STAT_CAP + 8)
 #define STAT_MAX_CHAINS         (STAT_CAP + 12)
 #define STAT_BAR_CHAINED_IOS    (STAT_CAP + 16) /* chains in the BAR (mcpu) */
+#define STAT_MPI_SIMPLE32       (STAT_CAP + 20) /* Mpi2SGESimple32_t */
+#define STAT_MPI_SIMPLE64       (STAT_CAP + 24) /* Mpi2SGESimple64_t */
+#define STAT_MPI_CHAINS         (STAT_CAP + 28) /* Mpi2SGEChain32/64_t */
 #define PCIE_CAP                0x68    /* clear of STAT_CAP: 0x3c bytes */
 #define SUP_REPLY_POST_GROUPS   12
 
@@ -66,6 +71,17 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define MCPU_REQUEST_CREDIT     32      /* "based on maxCredit 32" */
 #define MCPU_HI_PRIORITY_CREDIT 5       /* the driver's hi_priority_depth */
 #define MCPU_MAX_CHAIN_DEPTH    3       /* MCPU_MAX_CHAINS_PER_IO */
+
+/*
+ * sas2=: an MPI 2.0 SAS2 chip instead (PCI device IDs of mpi2_cnfg.h, the
+ * subsystem of a board with it), which the driver attaches through its
+ * mpt2sas host template, with MPI 2.0 SGLs.
+ */
+typedef enum {
+    SAS2_NONE,
+    SAS2_2008,          /* MPI2_MFGPAGE_DEVID_SAS2008, a SAS 9211-8i */
+    SAS2_2308,          /* MPI2_MFGPAGE_DEVID_SAS2308_2, a SAS 9207-8i */
+} SAS3008Sas2;
 
 /* The SAS topology: the HBA, its enclosure and a disk per phy */
 #define HBA_DEV_HANDLE          0x0001
@@ -147,6 +163,9 @@ struct SAS3008State {
     MemoryRegion mcpu_ram;
     SCSIBus bus;
     bool mcpu;
+    char *sas2_name;                /* sas2=: see SAS3008Sas2 */
+    SAS3008Sas2 sas2;
+    bool mpi2;                      /* MPI 2.0: mcpu or sas2 */
 
     /* properties: the IOC Facts of a SAS 9300-8i by default */
     uint64_t sas_addr;
@@ -255,18 +274,26 @@ void sas3008_hard_reset(SAS3008State *s);
 /* sas3008-config.c */
 SAS3008Function sas3008_config;
 
-/* sas3008-scsi.c */
-extern const struct SCSIBusInfo sas3008_scsi_info;
+/* sas3008-sgl.c: what an MPI 2.0 SGL held */
+typedef struct SAS3008SGLStats {
+    uint32_t simple32, simple64;    /* simple elements */
+    uint32_t chains;                /* chain elements followed */
+    uint32_t bar_chains;            /* of them, chain segments in the BAR */
+} SAS3008SGLStats;
 uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
                           uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
                           uint32_t *nchains);
 uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
                          uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
-                         uint32_t *nchains, uint32_t *bar_chains);
+                         SAS3008SGLStats *st);
 bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
                      bool *to_ioc);
 void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
                       uint32_t len, bool to_guest);
+bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg);
+
+/* sas3008-scsi.c */
+extern const struct SCSIBusInfo sas3008_scsi_info;
 void sas3008_io_reply(SAS3008State *s, SAS3008Request *r, uint16_t status,
                       uint8_t scsi_status, uint8_t scsi_state, uint32_t xfer,
                       uint32_t sense_count);
