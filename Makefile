@@ -44,8 +44,8 @@
 #   make docs            the tables of figures in docs/ from the results
 #                        files committed in docs/results/ (scripts/docs.py)
 #   make docs-results    copy the stamped results of the last make bench,
-#                        hbatest and bench-core into docs/results/, then
-#                        make docs
+#                        hbatest, bench-core and check into docs/results/,
+#                        then make docs
 #
 # Everything generated lives in build/.
 

@@ -43,9 +43,9 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = os.path.join(TOP, "docs", "results")
-KINDS = ("bench", "hbatest", "bench-core")
+KINDS = ("bench", "hbatest", "bench-core", "check")
 RUNS = {"bench": "make bench", "hbatest": "make hbatest",
-        "bench-core": "make bench-core"}
+        "bench-core": "make bench-core", "check": "make check"}
 BLOCK_RE = re.compile(r"(<!-- results:([a-z0-9-]+) -->\n)(.*?)(<!-- /results -->)",
                       re.S)
 
@@ -83,6 +83,8 @@ def package_version():
 
 def kernels_of(data, kind):
     """"series (release)" of each kernel the records ran on."""
+    if kind == "check":
+        return data["series"]
     seen = {}
     for r in data.get("records", []):
         seen.setdefault(r["series"], r.get("kernel") or "?")
@@ -90,11 +92,35 @@ def kernels_of(data, kind):
                                              key=lambda i: series_key(i[0]))]
 
 
+def check_results(times):
+    """build/check/results.json from the times tests/run.sh writes: each
+    suite's seconds and exit status, and the kernel series it had."""
+    records = []
+    with open(times) as f:
+        for line in f:
+            name, secs, rc = line.split()
+            records.append({"suite": name, "seconds": int(secs),
+                            "exit": int(rc)})
+    series = subprocess.run(
+        ["bash", "-c", ". tests/kernels/lib.sh && kernel_series"], cwd=TOP,
+        capture_output=True, text=True, check=True).stdout.split()
+    path = os.path.join(os.path.dirname(times), "results.json")
+    with open(path, "w") as f:
+        json.dump({"records": records, "series": series}, f, indent=1)
+    return path
+
+
 def stamp(path, kind, guests, run, reduced=False):
+    if kind == "check":
+        path = check_results(path)
+        if os.environ.get("CHECKS"):
+            run, reduced = f"CHECKS=\"{os.environ['CHECKS']}\" make check", True
+        guests = guests or "QEMU TCG guests"
     with open(path) as f:
         data = json.load(f)
-    setups = sorted({"iommu" if r.get("iommu") else "plain"
-                     for r in data.get("records", [])})
+    setups = [] if kind == "check" else sorted(
+        {"iommu" if r.get("iommu") else "plain"
+         for r in data.get("records", [])})
     data["stamp"] = {
         "kind": kind,
         "package_version": package_version(),
@@ -174,7 +200,8 @@ def stamp_line(data, source, kind):
         parts.append(s["guests"])
     parts.append(f"host {s['machine']}")
     if s.get("reduced"):
-        parts.append("a reduced run (make check's sample)")
+        parts.append("only the suites named" if kind == "check"
+                     else "a reduced run (make check's sample)")
     return f"*Results `{source}`: {'; '.join(parts)}.*"
 
 
@@ -396,11 +423,20 @@ def suites():
     return sorted(found)
 
 
-def render_suites():
+def render_suites(data=None):
+    """The suites, with their seconds in make check where DATA has them."""
     cell = lambda t: t.replace("|", "\\|")
-    rows = [[f"`{name}`", cell(desc), f"`{full}`" if full else ""]
+    secs = {r["suite"]: r["seconds"] for r in (data or {}).get("records", [])}
+    rows = [[f"`{name}`", cell(desc), f"`{full}`" if full else "",
+             str(secs[name]) if name in secs else "-"]
             for _, name, desc, full in suites()]
-    return table(["suite", "what it proves", "full run"], rows, left=3)
+    out = table(["suite", "what it proves", "full run", "s in make check"],
+                rows, left=3)
+    if secs:
+        total = sum(secs.values())
+        out += ["", f"`make check` ran its suites in {total} s "
+                f"({round(total / 60)} minutes), after `make`."]
+    return out
 
 
 # --- blocks ----------------------------------------------------------------
@@ -412,7 +448,7 @@ BLOCKS = {
     "bench-plot": ("bench", render_bench_plot),
     "hbatest": ("hbatest", render_hbatest),
     "bench-core": ("bench-core", render_bench_core),
-    "suites": (None, None),
+    "suites": ("check", render_suites),
 }
 
 
@@ -430,7 +466,7 @@ def render_block(name, path):
         raise ValueError(f"unknown results block '{name}' "
                          f"(known: {', '.join(sorted(BLOCKS))})")
     kind, fn = BLOCKS[name]
-    if kind is None:
+    if name == "suites" and not os.path.exists(path):
         return render_suites()
     if not os.path.exists(path):
         return [f"No results file is committed yet: `{rel(path)}` comes "

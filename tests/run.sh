@@ -6,7 +6,9 @@
 # own KTAP results (tests/lib/ktap.sh, or a kernel module's); a failed
 # suite shows its "not ok" lines and the end of its log.  A suite fails if
 # it exits non-zero or reports a "not ok".  The last line reads
-# "N passed, N failed".
+# "N passed, N failed".  Each suite's time lands in build/check/results.json
+# (stamped: scripts/docs.py), which `make docs-results` takes into
+# docs/testing.md.
 #
 #   tests/run.sh                 every suite, in SUITE_ORDER
 #   CHECKS="name ..." tests/run.sh   those suites, in that order
@@ -127,6 +129,7 @@ run() {
 	(eval "${suite_cmd[$name]}") >"$log" 2>&1
 	rc=$?
 	secs=$(($(date +%s) - start))
+	printf '%s %s %s\n' "$name" "$secs" "$rc" >>"$logdir/times"
 	# the suite's own results: top-level KTAP lines, not nested ones
 	oks=$(grep -cE '^ok [0-9]+' "$log")
 	notoks=$(grep -cE '^not ok [0-9]+' "$log")
@@ -147,6 +150,7 @@ run() {
 tests/host-unchanged.sh save "$logdir/host-state" >/dev/null ||
 	{ echo "cannot save the host's state" >&2; exit 2; }
 
+: >"$logdir/times"
 ktap_print_header
 ktap_set_plan "$(wc -w <<<"$checks")"
 for c in $checks; do
@@ -158,6 +162,9 @@ for c in $checks; do
 done
 
 ktap_print_totals
+# the suites' times, stamped, for docs/testing.md (make docs-results)
+python3 scripts/docs.py stamp --kind check "$logdir/times" >/dev/null ||
+	echo "tests/run.sh: cannot write $logdir/results.json" >&2
 [ -z "$failed_names" ] || echo "failed:$failed_names"
 echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
 [ "$KTAP_CNT_FAIL" -eq 0 ]
