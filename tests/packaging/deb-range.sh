@@ -1,19 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# A kernel outside the supported range is skipped with a clear message
-# while the others get the module.  Debian 12 has no kernel older than
-# the supported range, so the test narrows the range instead: with the 6.1
-# kernel and a 6.12 one from bookworm-security (installed here if missing,
-# and removed again), it builds a package for "<min> to 6.1" and
-# checks that dkms installs for 6.1 and skips 6.12 with our message.
-# Debian 12's dkms (3.0.10) knows no BUILD_EXCLUSIVE_KERNEL_MAX: this
-# checks the regex form; it also runs dkms.mk, the last line of defence
-# for a dkms that knows no BUILD_EXCLUSIVE at all.
-# Then, with the whole range, 6.12 stands in for a kernel whose in-tree
-# mpt3sas is newer than ours: kept by default with one line; ours only
-# with /etc/mpt3sas-chainpool/replace-newer (packaging/kernel-setup.sh).
-# A stand-in kernel with mpt3sas built in gets one line and nothing.
+# The package's per-kernel rules, in one install of the .deb on four
+# kernels (packaging/kernel-setup.sh):
+# - Debian 12's 6.1: ours is installed;
+# - a kernel older than the supported range: skipped with the message.
+#   Debian 12 has none: a stand-in release (4.14) with 6.1's headers,
+#   which dkms 3.0.10 skips by the BUILD_EXCLUSIVE_KERNEL regex; dkms.mk,
+#   the last line of defence for a dkms that knows no BUILD_EXCLUSIVE at
+#   all, refuses it too;
+# - a kernel with mpt3sas built in: a stand-in release with 6.1's headers
+#   and a modules.builtin listing mpt3sas: one line, nothing installed;
+# - a kernel whose in-tree mpt3sas is newer than ours: a 6.12 from
+#   bookworm-security (installed here if missing, and removed again) with
+#   its module's version rewritten: kept by default with one line; ours
+#   only with /etc/mpt3sas-chainpool/replace-newer and the command the
+#   line names.
 #
 #   tests/packaging/deb-range.sh       (KVER=<6.1 release>, KVER2=<6.12 release>)
 
@@ -38,8 +40,6 @@ trap cleanup EXIT
 in_pkgroot
 ensure_tools
 kver=$(pick_kernel)
-IFS=. read -r major minor _ <<<"$kver"
-series=$major.$minor
 kver2=${KVER2:-$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.12.*+deb12-amd64' -printf '%f\n' |
 	sort -V | while read -r d; do [ -e "/lib/modules/$d/build/include" ] && echo "$d"; done | tail -n 1)}
 if [ -z "$kver2" ]; then
@@ -53,35 +53,22 @@ if [ -z "$kver2" ]; then
 	kver2=${hdr#linux-headers-}
 fi
 [ -e "/lib/modules/$kver2/build/include" ] || ktap_exit_fail_msg "no headers for $kver2"
-step "kernels: $kver (in range) and $kver2 (outside $kmin to $series)"
 [ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 
-step "building the package for kernels $kmin to $series"
-deb=$(DKMS_KERNEL_MAX=$series build_debs "$work")
-msg="$name supports kernels $kmin to $series; $kver2 is not supported"
-
-step "installing"
-apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
-ktap_test_result "package is installed (a skipped kernel is no failure)" [ "$(pkg_state)" = "install ok installed" ]
-dkms status -m "$name"
-ktap_test_result "installed for $kver" dkms_installed "$kver"
-ktap_test_result "not installed for $kver2" not dkms_installed "$kver2"
-ktap_test_result "no mpt3sas of ours in $kver2's modules" \
-	[ -z "$(find "/lib/modules/$kver2" -path '*/updates/*' -name 'mpt3sas.ko*')" ]
-ktap_test_result "the install names the range: '$msg: skipped.'" grep -qF "$msg: skipped." "$work/install.log"
-ktap_test_result "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/modules/$kver/updates/*"
-
-# A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
-src=/usr/src/$name-$(dpkg-query -W -f='${Version}' "$pkg")
-out=$(make -s -C "$src" -f dkms.mk range-check KVER="$kver2" KERNEL_MIN="$kmin" KERNEL_MAX="$series" 2>&1) && rc=0 || rc=$?
-echo "dkms.mk for $kver2: exit $rc: $out"
-refused=no
-if [ "$rc" != 0 ] && grep -qF "$msg" <<<"$out"; then refused=yes; fi
-ktap_test_result "dkms.mk refuses $kver2 with the message" [ "$refused" = yes ]
-ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin" KERNEL_MAX="$series"
-
-purge_step
-nothing_left
+# standin RELEASE [BUILTIN...]: a kernel of that release with 6.1's headers
+# and those modules built in
+standin() {
+	mkdir -p "/lib/modules/$1"
+	ln -sfn "$(readlink -f "/lib/modules/$kver/build")" "/lib/modules/$1/build"
+	printf '%s\n' kernel/drivers/scsi/scsi_mod.ko "${@:2}" >"/lib/modules/$1/modules.builtin"
+	depmod "$1"
+	standins="$standins /lib/modules/$1"
+}
+standins=
+old_k=4.14.0-1-amd64
+step "a stand-in kernel $old_k, older than $kmin"
+standin "$old_k"
+range_line="$name supports kernels $kmin and newer; $old_k is not supported: skipped."
 
 # A kernel whose own mpt3sas is newer than our base (7.2 carries
 # 54.100.00.00): the package keeps it, in one line, and installs ours
@@ -113,13 +100,10 @@ keep="$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): 
 builtin_k=${kver%-amd64}-builtin
 bdir=/lib/modules/$builtin_k
 step "a stand-in kernel $builtin_k with mpt3sas built in"
-mkdir -p "$bdir"
-ln -sfn "$(readlink -f "/lib/modules/$kver/build")" "$bdir/build"
-printf '%s\n' kernel/drivers/scsi/scsi_mod.ko kernel/drivers/scsi/mpt3sas/mpt3sas.ko >"$bdir/modules.builtin"
-depmod "$builtin_k"
+standin "$builtin_k" kernel/drivers/scsi/mpt3sas/mpt3sas.ko
 builtin_line="$name: kernel $builtin_k has mpt3sas built in, and a module cannot replace a built-in driver: ours not installed for $builtin_k."
 
-step "installing the package for kernels $kmin and newer"
+step "installing the package"
 deb=$(build_debs "$work/full")
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install-newer.log" | grep -v '^readelf: Warning'
 ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
@@ -131,12 +115,27 @@ ktap_test_result "nothing of ours in $builtin_k's modules" \
 ktap_test_result "the install says so in one line: '$builtin_line'" \
 	[ "$(tr -d '\r' <"$work/install-newer.log" | grep -cxF "$builtin_line")" = 1 ]
 ktap_test_result "installed for $kver (in-tree 43.100.00.00)" dkms_installed "$kver"
+ktap_test_result "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/modules/$kver/updates/*"
 ktap_test_result "not installed for $kver2 (in-tree $newer)" not dkms_installed "$kver2"
 ktap_test_result "$kver2 still resolves to its in-tree $newer" \
 	[ "$(resolved_path "$kver2") $(resolved_version "$kver2")" = "$mdir/mpt3sas.ko $newer" ]
 ktap_test_result "the install says so in one line: '$keep'" grep -qF "$keep" "$work/install-newer.log"
 ktap_test_result "no dkms error or warning for $kver2" \
 	not grep -qE 'not newer|warning: the build|Error!' "$work/install-newer.log"
+ktap_test_result "not installed for $old_k (older than $kmin)" not dkms_installed "$old_k"
+ktap_test_result "nothing of ours in $old_k's modules" \
+	[ -z "$(find "/lib/modules/$old_k" -name 'mpt3sas.ko*')" ]
+ktap_test_result "the install names the range: '$range_line'" \
+	grep -qF "$range_line" "$work/install-newer.log"
+
+# A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
+src=$(echo /usr/src/"$name"-*)
+out=$(make -s -C "$src" -f dkms.mk range-check KVER="$old_k" KERNEL_MIN="$kmin" 2>&1) && rc=0 || rc=$?
+echo "dkms.mk for $old_k: exit $rc: $out"
+refused=no
+if [ "$rc" != 0 ] && grep -qF "$name supports kernels $kmin and newer; $old_k is not supported" <<<"$out"; then refused=yes; fi
+ktap_test_result "dkms.mk refuses $old_k with the message" [ "$refused" = yes ]
+ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin"
 
 step "opting in: $optin, then the command the line names"
 mkdir -p "/etc/$name"
@@ -156,7 +155,8 @@ ktap_test_result "opt-in: one line says ours replaces $newer as asked" \
 	grep -qF "$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): installing ours, as $optin asks." "$work/optin.log"
 
 purge_step
-rm -rf "/etc/${name:?}" "$bdir"
+# shellcheck disable=SC2086 # a list
+rm -rf "/etc/${name:?}" $standins
 ktap_test_result "$kver2 resolves to its in-tree $newer again" [ "$(resolved_version "$kver2")" = "$newer" ]
 nothing_left
 
