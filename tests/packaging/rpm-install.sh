@@ -7,16 +7,16 @@
 # against the local repository (dkms comes from it).  Checks dkms status,
 # modinfo -k and modprobe --show-depends resolve ours, rpm -V kernel-core,
 # and that the initramfs holds ours; keeps vmlinuz and initramfs for the
-# boot test (build/pkg/rpm-vm/$EL/).
+# boot test (build/pkg/rpm-vm/$EL/); then dnf remove: the in-tree
+# mpt3sas.ko.xz is back, rpm -V kernel-core is clean, nothing of ours is
+# left.
 #
-#   rpm-install.sh            install
+#   rpm-install.sh            install, then remove
 #   rpm-install.sh --kernel-after
-#                             install, then the other bundle's kernel-core and
-#                             kernel-devel through dnf: dkms's kernel-install
-#                             plugin builds ours for it, its initramfs has it
-#   rpm-install.sh --remove   install, then dnf remove: the in-tree
-#                             mpt3sas.ko.xz is back, rpm -V kernel-core is
-#                             clean, nothing of ours is left
+#                             between the two, the other bundle's kernel-core
+#                             and kernel-devel through dnf: dkms's
+#                             kernel-install plugin builds ours for it, its
+#                             initramfs has it
 #
 # PLANT=posttrans-no-dracut: %posttrans skips dracut; PLANT=preun-no-remove:
 # %preun forgets dkms remove.  Each must turn this red.
@@ -25,15 +25,13 @@ set -eu
 # shellcheck source=tests/packaging/rpm-lib.sh
 . "$(dirname "$0")/rpm-lib.sh"
 
-mode=install
 after=
 case ${1:-} in
---remove) mode=remove ;;
 --kernel-after) after=1 ;;
 '') ;;
-*) ktap_exit_fail_msg "usage: rpm-install.sh [--remove|--kernel-after]" ;;
+*) ktap_exit_fail_msg "usage: rpm-install.sh [--kernel-after]" ;;
 esac
-suite=rpm-$mode-$el
+suite=rpm-install-$el
 work=$top/build/pkg/test/$suite
 want=$base-$(cat "$top/src/VERSION")
 
@@ -79,14 +77,10 @@ d=$(initrd_dep "$kver")
 echo "initramfs modules.dep: $d"
 ktap_test_result "initramfs's modules.dep resolves mpt3sas to extra/ only" dep_is "$kver" extra "$d"
 
-if [ "$mode" = install ]; then
-	save_boot "$top/build/pkg/rpm-vm/$el"
-	echo "boot test hook: $top/build/pkg/rpm-vm/$el"
-	[ -n "$after" ] || {
-		finish "$suite"
-		exit 0
-	}
+save_boot "$top/build/pkg/rpm-vm/$el"
+echo "boot test hook: $top/build/pkg/rpm-vm/$el"
 
+if [ -n "$after" ]; then
 	step "a kernel afterwards: dnf install kernel-core-$kver2 kernel-devel-$kver2"
 	"${DNF[@]}" install "kernel-core-$kver2" "kernel-devel-$kver2" 2>&1 | tee "$work/kernel2.log"
 	dkms status
@@ -99,8 +93,6 @@ if [ "$mode" = install ]; then
 	echo "initramfs of $kver2: $im"
 	ktap_test_result "the initramfs of $kver2 holds ours ($want)" \
 		grep -qE "/lib/modules/$kver2/extra/mpt3sas\.ko(\.[a-z]+)? $want\$" <<<"$im"
-	finish "$suite"
-	exit 0
 fi
 
 step "dnf remove $pkg"

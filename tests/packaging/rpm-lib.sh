@@ -10,7 +10,7 @@
 # RHEL's grubby and dracut packages do.  dnf installs from a local
 # repository (tests/packaging/rpm-fixtures.sh) holding dkms, the bundle
 # kernels' kernel-core and kernel-devel, and el-base.  A test removes
-# nothing at its end: its root is thrown away (pkg-rpm-remove tests dnf
+# nothing at its end: its root is thrown away (rpm-install.sh tests dnf
 # remove).
 
 # shellcheck source=tests/packaging/lib.sh

@@ -1,24 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/rpm-suite.sh install|remove|upgrade [--reduced|EL...]:
+# tests/packaging/rpm-suite.sh install|upgrade [--reduced|EL...]:
 # one of the RPM suites on each RHEL kernel bundle (default: the series
 # tagged rpm in tests/kernels/series; --reduced: the first tagged
-# rpm-reduced), each in its own RPM root (root.sh --rpm).  install also boots the initramfs it
-# left under QEMU (initrd-boot.sh --rpm EL), and installs the other
-# bundle's kernel afterwards in the first EL's root.
+# rpm-reduced), each in its own RPM root (root.sh --rpm).  install
+# installs and removes the package (rpm-install.sh), boots the initramfs
+# it had made under QEMU (initrd-boot.sh --rpm EL), and installs the other
+# bundle's kernel in between in the first EL's root.
 #
 # tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults,
 # on EL (default: the first series tagged rpm-reduced),
 # (PLANT, see rpm-install.sh) must turn each suite red: install with a
-# %posttrans that skips dracut, remove with a %preun that forgets dkms
-# remove, upgrade with the %posttrans one (the reinstall is rebuilt by
-# nothing else); RPM_PLANTS picks suites among them (default all three).
+# %posttrans that skips dracut and with a %preun that forgets dkms remove
+# (its remove step), upgrade with the %posttrans one (the reinstall is
+# rebuilt by nothing else); RPM_PLANTS picks among them (install, remove,
+# upgrade; default all three).
 # Prints KTAP: ok when the planted run failed.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-what=${1:?usage: rpm-suite.sh install|remove|upgrade|detects-faults [--reduced|EL...]}
+what=${1:?usage: rpm-suite.sh install|upgrade|detects-faults [--reduced|EL...]}
 shift
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
@@ -48,8 +50,6 @@ install)
 		after=
 		"$pk/initrd-boot.sh" --rpm "$el" || rc=1
 	done ;;
-remove)
-	for el in "$@"; do run "$el" "$pk/rpm-install.sh" --remove || rc=1; done ;;
 upgrade)
 	for el in "$@"; do run "$el" "$pk/rpm-upgrade.sh" || rc=1; done ;;
 detects-faults)
@@ -58,7 +58,7 @@ detects-faults)
 	mkdir -p "$log"
 	echo "KTAP version 1"
 	n=0
-	# suite, plant, the check that must fail, script and argument
+	# step, plant, the check that must fail, script and argument
 	while IFS='|' read -r suite plant check script args; do
 		case " ${RPM_PLANTS:-install remove upgrade} " in *" $suite "*) ;; *) continue ;; esac
 		n=$((n + 1))
@@ -67,17 +67,17 @@ detects-faults)
 			>"$log/$suite.log" 2>&1
 		grep -E '^not ok' "$log/$suite.log" | sed 's/^/# /'
 		if grep -qE "^not ok [0-9]+ $check" "$log/$suite.log"; then
-			echo "ok $n pkg-rpm-$suite on $el goes red with PLANT=$plant"
+			echo "ok $n ${script%.sh} ($suite) on $el goes red with PLANT=$plant"
 		else
-			echo "not ok $n pkg-rpm-$suite on $el: no failed '$check' with PLANT=$plant (log: $log/$suite.log)"
+			echo "not ok $n ${script%.sh} ($suite) on $el: no failed '$check' with PLANT=$plant (log: $log/$suite.log)"
 			rc=1
 		fi
 	done <<'EOT'
 install|posttrans-no-dracut|initramfs holds our mpt3sas|rpm-install.sh|
-remove|preun-no-remove|nothing left|rpm-install.sh|--remove
+remove|preun-no-remove|nothing left|rpm-install.sh|
 upgrade|posttrans-no-dracut|the initramfs was rebuilt|rpm-upgrade.sh|
 EOT
 	echo "1..$n" ;;
-*) echo "rpm-suite.sh: $what: install, remove, upgrade or detects-faults" >&2; exit 2 ;;
+*) echo "rpm-suite.sh: $what: install, upgrade or detects-faults" >&2; exit 2 ;;
 esac
 exit $rc
