@@ -42,6 +42,8 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import results as bench_results  # noqa: E402  (bench/results.py)
 RESULTS_DIR = os.path.join(TOP, "docs", "results")
 KINDS = ("bench", "hbatest", "bench-core", "check")
 RUNS = {"bench": "make bench", "hbatest": "make hbatest",
@@ -146,34 +148,10 @@ def stamp(path, kind, guests, run, reduced=False):
 # --- formatting --------------------------------------------------------
 
 
-def series_key(s):
-    """5.10 < 6.1 < 6.12 < sid < the bundles (el8.10, u18.04, ...)."""
-    try:
-        return (0, [int(x) for x in s.split(".")], s)
-    except ValueError:
-        return (1 if s == "sid" else 2, [], s)
-
-
-def ms(ns):
-    if ns is None:
-        return "-"
-    v = ns / 1e6
-    if v >= 100:
-        return f"{v:,.0f}"
-    if v >= 10:
-        return f"{v:.1f}"
-    return f"{v:.2f}"
-
-
-def ratio(num, den):
-    if num is None or not den:
-        return "-"
-    x = num / den
-    if x >= 100:
-        return f"{x:,.0f}x"
-    if x >= 10:
-        return f"{x:.1f}x"
-    return f"{x:.2f}x"
+# the number formats and kernel order of bench/results.py's own tables
+series_key = bench_results.series_order
+ms = bench_results.fmt_ms
+ratio = bench_results.fmt_x
 
 
 def table(head, rows, left=3):
