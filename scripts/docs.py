@@ -43,6 +43,7 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
+sys.dont_write_bytecode = True
 import results as bench_results  # noqa: E402  (bench/results.py)
 RESULTS_DIR = os.path.join(TOP, "docs", "results")
 KINDS = ("bench", "hbatest", "bench-core", "check")
