@@ -310,7 +310,7 @@ def plot(records, out):
                     parts.append(f"NaN lc rgb '{COLORS[a]}' lw 2 "
                                  f"title '{a.replace('_', chr(92) + '_')}'")
                 for s in serieses:
-                    t = f"{s} ({kernels[s]})".replace("_", "\\\\_")
+                    t = f"{s} ({kernels[s]})".replace("_", chr(92) + "_")
                     parts.append(f"NaN lc rgb 'black' dt {dash[s]} lw 1.5 "
                                  f"title '{t}'")
             script.append("plot " + ", \\\n     ".join(parts))
