@@ -120,8 +120,10 @@ ktap_test_result "not installed for $kver2 (in-tree $newer)" not dkms_installed 
 ktap_test_result "$kver2 still resolves to its in-tree $newer" \
 	[ "$(resolved_path "$kver2") $(resolved_version "$kver2")" = "$mdir/mpt3sas.ko $newer" ]
 ktap_test_result "the install says so in one line: '$keep'" grep -qF "$keep" "$work/install-newer.log"
-ktap_test_result "no dkms error or warning for $kver2" \
-	not grep -qE 'not newer|warning: the build|Error!' "$work/install-newer.log"
+# dkms's own "Error!" for the kernel out of range is expected: no other.
+complaints=$(grep -E 'not newer|warning: the build|Error!' "$work/install-newer.log" |
+	grep -vF "/$old_k/" || true)
+ktap_test_result "no other dkms error or warning${complaints:+: $complaints}" [ -z "$complaints" ]
 ktap_test_result "not installed for $old_k (older than $kmin)" not dkms_installed "$old_k"
 ktap_test_result "nothing of ours in $old_k's modules" \
 	[ -z "$(find "/lib/modules/$old_k" -name 'mpt3sas.ko*')" ]
