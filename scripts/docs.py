@@ -405,14 +405,15 @@ def suites():
 def render_suites(data=None):
     """The suites, with their seconds in make check where DATA has them."""
     cell = lambda t: t.replace("|", "\\|")
-    secs = {r["suite"]: r["seconds"] for r in (data or {}).get("records", [])}
+    secs = {r["suite"]: f"{r['seconds']}" + (" (failed)" if r["exit"] else "")
+            for r in (data or {}).get("records", [])}
     rows = [[f"`{name}`", cell(desc), f"`{full}`" if full else "",
-             str(secs[name]) if name in secs else "-"]
+             secs.get(name, "-")]
             for _, name, desc, full in suites()]
     out = table(["suite", "what it proves", "full run", "s in make check"],
                 rows, left=3)
     if secs:
-        total = sum(secs.values())
+        total = sum(r["seconds"] for r in data["records"])
         out += ["", f"`make check` ran its suites in {total} s "
                 f"({round(total / 60)} minutes), after `make`."]
     return out
