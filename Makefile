@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# mpt3sas-chainpool: the mpt3sas driver of Linux 6.12 with its own DMA
+# mpt3sas-chainpool: the newest upstream mpt3sas driver with its own DMA
 # chain-buffer allocator, built out of tree for the kernels in
 # packaging/kernel-min and newer.
 #
@@ -36,7 +36,8 @@
 #                        full fault walk (tests/hba-alloc/run.sh);
 #                        make hbatest-reduced: one of each on the series
 #                        tagged hbatest
-#   make repin           move the upstream pin (PIN_VERSION=<Debian version>)
+#   make repin           move the upstream pin to the newest linux-source-X.Y
+#                        (PIN_PACKAGE=linux-source-X.Y PIN_VERSION=<version>)
 #   make upstream-series our fixes of upstream bugs as git format-patch files
 #                        against the pristine driver, with a cover letter,
 #                        checked with git am and checkpatch
@@ -140,7 +141,7 @@ docs-results:
 	python3 scripts/docs.py import
 
 repin:
-	scripts/upstream.sh repin $(PIN_VERSION)
+	scripts/upstream.sh repin "$(PIN_PACKAGE)" "$(PIN_VERSION)"
 	rm -f $(UPSTREAM_DIR)/.verified
 
 # The 03xx patches but those of src/mpt3sas/patches/upstream-held.

@@ -27,3 +27,72 @@ pkg_dist_facts() {
 	range=$("$pkg/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
 	[ -f "$tarball" ] || die "no $tarball: run 'make dist' first"
 }
+
+# The host's Debian archive URIs, taken from its own apt configuration so that
+# no mirror is hard-coded here.  Override with DEBIAN_MIRROR and
+# DEBIAN_SECURITY_MIRROR.
+host_mirrors() {
+	local targets
+	[ -n "${DEBIAN_MIRROR:-}" ] && [ -n "${DEBIAN_SECURITY_MIRROR:-}" ] && return 0
+	targets=$(apt-get indextargets --format "\$(RELEASE) \$(REPO_URI)" 2>/dev/null | sort -u)
+	if [ -z "$targets" ]; then
+		echo "${LOG_TAG:-${0##*/}}: the host's apt lists are empty; running apt-get update" >&2
+		apt-get update -qq >&2 || die "apt-get update failed"
+		targets=$(apt-get indextargets --format "\$(RELEASE) \$(REPO_URI)" 2>/dev/null | sort -u)
+	fi
+	: "${DEBIAN_SECURITY_MIRROR:=$(echo "$targets" | awk '$1 ~ /^[a-z]+-security$/ {print $2; exit}')}"
+	: "${DEBIAN_MIRROR:=$(echo "$targets" | awk '$1 ~ /^[a-z]+$/ {print $2; exit}')}"
+	[ -n "$DEBIAN_MIRROR" ] || die "cannot find the Debian archive in the host's apt sources; set DEBIAN_MIRROR"
+	[ -n "$DEBIAN_SECURITY_MIRROR" ] || die "cannot find the Debian security archive in the host's apt sources; set DEBIAN_SECURITY_MIRROR"
+	DEBIAN_MIRROR=${DEBIAN_MIRROR%/}
+	DEBIAN_SECURITY_MIRROR=${DEBIAN_SECURITY_MIRROR%/}
+}
+
+# kapt_init DIR SUITES...: private apt state in DIR reading only SUITES.
+kapt_init() {
+	local dir=$1 suite uri keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	shift
+	[ -r "$keyring" ] || die "$keyring missing (install debian-archive-keyring)"
+	host_mirrors
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/empty"
+	: > "$dir/status"
+	: > "$dir/sources.list.new"
+	for suite in "$@"; do
+		case $suite in
+		*-security) uri=$DEBIAN_SECURITY_MIRROR ;;
+		*) uri=$DEBIAN_MIRROR ;;
+		esac
+		echo "deb [arch=amd64 signed-by=$keyring] $uri $suite main" >> "$dir/sources.list.new"
+	done
+	mv "$dir/sources.list.new" "$dir/sources.list"
+	KAPT_DIR=$dir
+}
+
+# kapt apt-get|apt-cache ARGS...: run an apt tool on the private state.
+kapt() {
+	local tool=$1 d=$KAPT_DIR
+	shift
+	"$tool" -q \
+		-o Dir::Etc::SourceList="$d/sources.list" \
+		-o Dir::Etc::SourceParts="$d/empty" \
+		-o Dir::Etc::Preferences="$d/empty/none" \
+		-o Dir::Etc::PreferencesParts="$d/empty" \
+		-o Dir::State::Lists="$d/lists" \
+		-o Dir::State::status="$d/status" \
+		-o Dir::Cache="$d/cache" \
+		-o APT::Architectures::=amd64 \
+		-o APT::Sandbox::User=root \
+		-o Acquire::Languages=none \
+		-o Acquire::IndexTargets::deb::DEP-11::DefaultEnabled=false \
+		-o Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled=false \
+		-o Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled=false \
+		-o Acquire::IndexTargets::deb::DEP-11-icons-hidpi::DefaultEnabled=false \
+		"$@"
+}
+
+# kapt_version PKG: newest version of PKG in the private state (empty if none).
+kapt_version() {
+	kapt apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n1
+}
+
+kapt_has() { [ -n "$(kapt_version "$1")" ]; }

@@ -11,14 +11,15 @@
 # lock.
 #
 #   upstream.sh fetch  OUTDIR          verified pristine driver in OUTDIR
-#   upstream.sh repin  [VERSION]       rewrite the lock from Debian's archive
+#   upstream.sh repin  [PKG [VERSION]] rewrite the lock from Debian's archive
 #
-# Environment: UPSTREAM (optional source), DL_DIR (download cache).
+# Environment: UPSTREAM (optional source), DL_DIR (download cache),
+# UPSTREAM_LOCK (another lock, for the tests).
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-lock=$top/src/mpt3sas/upstream.lock
+lock=${UPSTREAM_LOCK:-$top/src/mpt3sas/upstream.lock}
 drvdir=drivers/scsi/mpt3sas
 dl_dir=${DL_DIR:-$top/build/dl}
 # Tools only, never verified against the lock nor shipped: checkpatch,
@@ -37,33 +38,44 @@ lock_get() {
 	sed -n "s/^$1=//p" "$lock"
 }
 
-# apt-get download into the cache; the version may be empty for "newest".
-apt_download() {
-	local pkg=$1 ver=$2 spec=$1
+# The Debian suites searched for linux-source packages, from the lock.
+pin_suites() {
+	local suites
 
-	[ -n "$ver" ] && spec="$pkg=$ver"
-	command -v apt-get >/dev/null ||
-		die "apt-get not found: set UPSTREAM=<Linux source tarball or tree> (see docs/packaging.md)"
-	mkdir -p "$dl_dir"
-	if ! (cd "$dl_dir" && apt-get -q -o APT::Sandbox::User=root download "$spec") >&2; then
-		[ "$(id -u)" = 0 ] || return 1
-		say "refreshing the package lists and retrying $spec"
-		apt-get -q update >&2 || return 1
-		(cd "$dl_dir" && apt-get -q -o APT::Sandbox::User=root download "$spec") >&2
-	fi
+	suites=$(lock_get suites 2>/dev/null || true)
+	echo "${suites:-trixie-backports sid}"
 }
 
-# Print the cached .deb for a package version (newest cached if no version).
-cached_deb() {
+# A private apt state over those suites: the host's own apt configuration
+# (Debian 12 reads bookworm only) is neither read nor changed.
+apt_state() {
+	command -v apt-get >/dev/null ||
+		die "apt-get not found: set UPSTREAM=<Linux source tarball or tree> (see docs/packaging.md)"
+	# shellcheck disable=SC2046 # one word per suite
+	kapt_init "$dl_dir/apt" $(pin_suites)
+	kapt apt-get update -qq >&2 || die "apt-get update failed for Debian suites: $(pin_suites)"
+}
+
+# download PKG VERSION: the .deb into the cache (once); prints its path.
+download() {
 	local pkg=$1 ver=$2 f
 
-	if [ -n "$ver" ]; then
-		# apt-get download escapes ':' in epochs as %3a
-		f="$dl_dir/${pkg}_${ver/:/%3a}_all.deb"
-		[ -f "$f" ] && echo "$f"
-		return 0
+	# apt-get download escapes ':' in epochs as %3a
+	f="$dl_dir/${pkg}_${ver/:/%3a}_all.deb"
+	if [ ! -f "$f" ]; then
+		(cd "$dl_dir" && kapt apt-get download -qq "$pkg=$ver") >&2 || return 1
 	fi
-	find "$dl_dir" -maxdepth 1 -name "${pkg}_*_all.deb" 2>/dev/null | sort -V | tail -n 1
+	echo "$f"
+}
+
+# Every linux-source-X.Y version the suites hold, newest first: "PKG VERSION".
+source_candidates() {
+	local pkg
+
+	kapt apt-cache pkgnames linux-source- | grep -E '^linux-source-[0-9]+\.[0-9]+$' |
+		while read -r pkg; do
+			kapt apt-cache madison "$pkg" | awk -v p="$pkg" -F' *\\| *' '{print p, $2}'
+		done | sort -r -V -k2
 }
 
 # Extract the driver and the checker scripts from a source into $1.
@@ -93,7 +105,7 @@ extract() {
 		src=$(ls "$tmp"/usr/src/linux-source-*.tar.*)
 		;;
 	esac
-	# Tarballs hold one top directory (linux-6.12.117/, linux-source-6.12/).
+	# Tarballs hold one top directory (linux-7.3.4/, linux-source-7.3/).
 	members=("*/$drvdir")
 	for p in $tool_paths; do
 		members+=("*/$p")
@@ -120,59 +132,91 @@ verify() {
 	rm -f "$dir/.files" "$dir/.locked"
 }
 
+# try_source OUT SRC: extract SRC into OUT and verify it; true if it matches.
+try_source() {
+	local out=$1 src=$2 diff
+
+	extract "$out.tmp" "$src"
+	diff=$(verify "$out.tmp")
+	if [ -n "$diff" ]; then
+		echo "$diff" >"$out.tmp.diff"
+		return 1
+	fi
+	rm -rf "$out"
+	mv "$out.tmp" "$out"
+}
+
 cmd_fetch() {
-	local out=$1 pkg ver deb src diff
+	local out=$1 pkg ver deb cand_pkg cand_ver
 
 	[ -f "$lock" ] || die "missing $lock"
 	pkg=$(lock_get package)
 	ver=$(lock_get version)
+	mkdir -p "$dl_dir"
 	if [ -n "${UPSTREAM:-}" ]; then
-		src=$UPSTREAM
-		say "using UPSTREAM=$src"
+		say "using UPSTREAM=$UPSTREAM"
+		try_source "$out" "$UPSTREAM" || refuse "$UPSTREAM" "$out"
 	else
-		deb=$(cached_deb "$pkg" "$ver")
-		if [ -z "$deb" ] && ! apt_download "$pkg" "$ver"; then
-			say "$pkg $ver is not in Debian's archive here; trying the newest $pkg"
-			apt_download "$pkg" "" ||
-				die "cannot download $pkg from Debian's archive; set UPSTREAM=<path to a Linux 6.12 source tarball or tree>"
+		apt_state
+		# The pinned package first; a versioned linux-source-X.Y leaves the
+		# archive within months, so then the newest that holds the same files.
+		if deb=$(download "$pkg" "$ver" 2>/dev/null) && try_source "$out" "$deb"; then
+			say "using $pkg $ver"
+		else
+			say "$pkg $ver is not in Debian's archive here; looking for another linux-source with the same driver"
+			deb=
+			while read -r cand_pkg cand_ver; do
+				[ "$cand_pkg $cand_ver" = "$pkg $ver" ] && continue
+				deb=$(download "$cand_pkg" "$cand_ver") || continue
+				if try_source "$out" "$deb"; then
+					say "using $cand_pkg $cand_ver: its driver is the pinned one"
+					break
+				fi
+				deb=
+			done < <(source_candidates)
+			[ -n "$deb" ] || refuse "every linux-source in $(pin_suites)" "$out"
 		fi
-		deb=$(cached_deb "$pkg" "$ver")
-		[ -n "$deb" ] || deb=$(cached_deb "$pkg" "")
-		src=$deb
-		say "using $(basename "$deb")"
 	fi
-	extract "$out.tmp" "$src"
-	diff=$(verify "$out.tmp")
-	if [ -n "$diff" ]; then
-		rm -rf "$out.tmp"
-		echo "upstream: error: the mpt3sas sources in $src do not match $lock:" >&2
-		echo "$diff" >&2
-		echo "upstream: to move the pin to another linux-source-6.12, run: make repin [PIN_VERSION=<Debian version>]" >&2
-		echo "upstream: then refresh the patches in src/mpt3sas/patches/ if they no longer apply" >&2
-		exit 1
-	fi
-	rm -rf "$out"
-	mv "$out.tmp" "$out"
+	rm -f "$out.tmp.diff"
 	say "$drvdir verified against the lock ($(grep -cE '^[0-9a-f]{64}  ' "$lock") files)"
 }
 
-cmd_repin() {
-	local ver=${1:-} pkg tmp deb
+# refuse SOURCE OUT: no source matched the lock.
+refuse() {
+	echo "upstream: error: the mpt3sas sources in $1 do not match $lock:" >&2
+	[ -f "$2.tmp.diff" ] && cat "$2.tmp.diff" >&2
+	rm -rf "$2.tmp" "$2.tmp.diff"
+	echo "upstream: to move the pin, run: make repin [PIN_PACKAGE=linux-source-X.Y] [PIN_VERSION=<Debian version>]" >&2
+	echo "upstream: then refresh the patches in src/mpt3sas/patches/ if they no longer apply" >&2
+	exit 1
+}
 
-	pkg=$(lock_get package 2>/dev/null || true)
-	pkg=${pkg:-linux-source-6.12}
-	apt_download "$pkg" "$ver" || die "cannot download $pkg${ver:+ $ver}"
-	deb=$(cached_deb "$pkg" "$ver")
-	[ -n "$deb" ] || die "download of $pkg${ver:+ $ver} left no .deb in $dl_dir"
-	ver=$(dpkg-deb -f "$deb" Version)
+# cmd_repin [PKG [VERSION]]: pin a linux-source package, by default the
+# newest linux-source-X.Y of the suites.
+cmd_repin() {
+	local pkg=${1:-} ver=${2:-} suites tmp deb
+
+	suites=$(pin_suites)
+	mkdir -p "$dl_dir"
+	apt_state
+	if [ -z "$pkg" ]; then
+		[ -z "$ver" ] || die "a version needs its package: PIN_PACKAGE=linux-source-X.Y"
+		read -r pkg ver < <(source_candidates) || die "no linux-source-X.Y in $suites"
+	elif [ -z "$ver" ]; then
+		ver=$(kapt_version "$pkg")
+		[ -n "$ver" ] || die "$pkg is not in $suites"
+	fi
+	deb=$(download "$pkg" "$ver") || die "cannot download $pkg $ver"
 	tmp=$(mktemp -d)
 	extract "$tmp/src" "$deb"
 	{
 		echo "# Pinned upstream of the mpt3sas driver: written by 'make repin'."
-		echo "# The build downloads this Debian package, extracts $drvdir"
+		echo "# The build downloads this Debian package, or the newest linux-source"
+		echo "# of the suites whose driver is the same, extracts $drvdir"
 		echo "# and refuses any file whose sha256 differs from the list below."
 		echo "package=$pkg"
 		echo "version=$ver"
+		echo "suites=$suites"
 		echo "driver_version=$(sed -n 's/^#define MPT3SAS_DRIVER_VERSION[[:space:]]*"\(.*\)"/\1/p' "$tmp/src/$drvdir/mpt3sas_base.h")"
 		(cd "$tmp/src" && find $drvdir -type f | sort | xargs sha256sum)
 	} >"$lock.new"
@@ -187,10 +231,10 @@ fetch)
 	cmd_fetch "$2"
 	;;
 repin)
-	cmd_repin "${2:-}"
+	cmd_repin "${2:-}" "${3:-}"
 	;;
 *)
-	echo "usage: $0 fetch OUTDIR | repin [VERSION]" >&2
+	echo "usage: $0 fetch OUTDIR | repin [PKG [VERSION]]" >&2
 	exit 2
 	;;
 esac

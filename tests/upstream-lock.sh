@@ -3,7 +3,8 @@
 #
 # The pin holds: a source matching the lock is accepted through UPSTREAM=,
 # a source with one changed driver file is refused, and the refusal names
-# the file and the re-pin command.
+# the file and the re-pin command.  A pinned package version that has left
+# the archive gives way to the newest linux-source with the same driver.
 
 set -eu
 
@@ -39,4 +40,17 @@ ktap_test_result "the refusal names the file not in the lock" \
 	grep -q 'not in lock: drivers/scsi/mpt3sas/extra.c' "$scratch/err"
 ktap_test_result "the refusal names the re-pin command" grep -q 'make repin' "$scratch/err"
 ktap_test_result "a refused tree is not extracted" [ ! -e "$scratch/out-bad" ]
+
+# The lock's own package at a version the archive never had.
+lock=$top/src/mpt3sas/upstream.lock
+pkg=$(sed -n 's/^package=//p' "$lock")
+sed 's/^version=.*/version=0.0-gone/' "$lock" >"$scratch/gone.lock"
+UPSTREAM_LOCK=$scratch/gone.lock DL_DIR=$top/build/dl \
+	"$top/scripts/upstream.sh" fetch "$scratch/out-gone" >"$scratch/gone" 2>&1 || :
+sed 's/^/# | /' "$scratch/gone"
+ktap_test_result "a pinned version gone from the archive gives way to another with the same driver" \
+	grep -q "^upstream: using $pkg .*: its driver is the pinned one" "$scratch/gone"
+ktap_test_result "and that driver is extracted" \
+	cmp "$upstream/drivers/scsi/mpt3sas/mpt3sas_base.c" \
+	"$scratch/out-gone/drivers/scsi/mpt3sas/mpt3sas_base.c"
 ktap_finished
