@@ -127,4 +127,14 @@ static inline void mpt3sas_compat_set_nr_maps(struct Scsi_Host *shost,
 }
 #endif
 
+/*
+ * The hwmon channel table is const where struct hwmon_chip_info takes it
+ * so (v6.5); patch 0108 spells its qualifier with this.
+ */
+#ifdef HAVE_HWMON_CHIP_INFO_CONST
+#define MPT3SAS_HWMON_INFO_CONST	const
+#else
+#define MPT3SAS_HWMON_INFO_CONST
+#endif
+
 #endif /* MPT3SAS_COMPAT_PATCH_HELPERS_H */

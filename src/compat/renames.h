@@ -41,6 +41,11 @@
 
 /* <linux/unaligned.h> (v6.12): see compat/linux/unaligned.h */
 
+/* <linux/blkdev.h> names the 512-byte sector's shift since v4.17. */
+#ifndef SECTOR_SHIFT
+#define SECTOR_SHIFT	9
+#endif
+
 /* Attribute for byte arrays that need not be NUL-terminated (v4.20). */
 #ifndef __nonstring
 #define __nonstring
@@ -258,6 +263,37 @@ static inline int mpt3sas_compat_scsi_device_busy(struct scsi_device *sdev)
 }
 
 #define scsi_device_busy	mpt3sas_compat_scsi_device_busy
+#endif
+
+#ifndef HAVE_HWMON_CHANNEL_INFO
+#include <linux/hwmon.h>
+#undef HWMON_CHANNEL_INFO
+#define HWMON_CHANNEL_INFO(stype, ...)					\
+	(&(struct hwmon_channel_info) {					\
+		.type = hwmon_##stype,					\
+		.config = (u32 []) { __VA_ARGS__, 0 }			\
+	})
+#endif
+
+#ifndef HAVE_KZALLOC_OBJ
+/* kzalloc_obj(P[, gfp]) and kzalloc_objs(P, n[, gfp]) of v7.0 */
+#undef kzalloc_obj
+#undef kzalloc_objs
+#define kzalloc_obj(P, ...)	mpt3sas_compat_kzalloc_obj(P, ##__VA_ARGS__, GFP_KERNEL)
+#define mpt3sas_compat_kzalloc_obj(P, gfp, ...)	kzalloc(sizeof(P), gfp)
+#define kzalloc_objs(P, n, ...)	\
+	mpt3sas_compat_kzalloc_objs(P, n, ##__VA_ARGS__, GFP_KERNEL)
+#define mpt3sas_compat_kzalloc_objs(P, n, gfp, ...)	kcalloc(n, sizeof(P), gfp)
+#endif
+
+#ifndef HAVE_SCSI_GET_HOST_STATE
+static inline enum scsi_host_state
+mpt3sas_compat_scsi_get_host_state(struct Scsi_Host *shost)
+{
+	return READ_ONCE(shost->shost_state);
+}
+
+#define scsi_get_host_state	mpt3sas_compat_scsi_get_host_state
 #endif
 
 #ifndef HAVE_SCSI_HOST_BUSY

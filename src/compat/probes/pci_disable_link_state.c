@@ -5,7 +5,7 @@
  * HAVE_PCI_DISABLE_LINK_STATE: the ASPM control declarations are part of
  * <linux/pci.h>.  Moved there from <linux/pci-aspm.h> in v5.4 (Krzysztof
  * Wilczynski's ASPM header cleanup, which removed the old header); v4.15
- * to v5.3 declare them only in <linux/pci-aspm.h>.  The 6.12 driver
+ * to v5.3 declare them only in <linux/pci-aspm.h>.  The pinned driver
  * includes just <linux/pci.h>.  Fallback: include <linux/pci-aspm.h>.
  *
  * Since: v5.4

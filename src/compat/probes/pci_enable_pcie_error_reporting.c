@@ -6,7 +6,7 @@
  * reporting themselves.  The PCI core does it since v6.0 ("PCI/AER: Enable
  * error reporting when AER is native"); the helpers were removed in v6.6,
  * "PCI/AER: Drop unused pci_{enable,disable}_pcie_error_reporting()"
- * (Bjorn Helgaas).  The 6.12 driver calls neither them nor
+ * (Bjorn Helgaas).  The pinned driver calls neither them nor
  * pci_aer_clear_nonfatal_status() (v5.7's new name of
  * pci_cleanup_aer_uncorrect_error_status()); with this probe false the
  * compat header provides no-op stubs for older code.

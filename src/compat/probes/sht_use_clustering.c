@@ -7,7 +7,7 @@
  * (.use_clustering = ENABLE_CLUSTERING, as the in-tree mpt3sas of those
  * kernels did); the default was DISABLE_CLUSTERING.  Removed in v5.0 by
  * Christoph Hellwig's "scsi: core: remove the use_clustering flag"
- * (clustering became the default).  The 6.12 driver has no such member.
+ * (clustering became the default).  The pinned driver has no such member.
  *
  * Since: v2.6.12 (and before: the first release in git)
  */

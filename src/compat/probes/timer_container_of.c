@@ -6,7 +6,7 @@
  * 41cb08555c41 ("treewide, timers: Rename from_timer() to
  * timer_container_of()", Ingo Molnar); from_timer() itself dates from
  * v4.14, 686fef928bba ("timer: Prepare to change timer callback argument
- * type", Kees Cook).  The 6.12 driver has no timer; kept for new code.
+ * type", Kees Cook).  The pinned driver has no timer; kept for new code.
  * Fallback: from_timer().
  *
  * Since: v6.16 (41cb08555c41)

@@ -5,7 +5,7 @@
  * HAVE_TIMER_DELETE_SYNC: new name of del_timer_sync().  Added in v6.2 by
  * "timers: Rename del_timer_sync() to timer_delete_sync()" (Thomas
  * Gleixner), backported to the 5.10.y/5.15.y/6.1.y stable trees (Debian
- * 5.10 has it); del_timer_sync() was removed in v6.16.  The 6.12 driver
+ * 5.10 has it); del_timer_sync() was removed in v6.16.  The pinned driver
  * has no timer; kept for new code.  Fallback: del_timer_sync().
  *
  * Since: v6.2
