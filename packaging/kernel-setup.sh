@@ -16,8 +16,8 @@
 # For each kernel, in this order:
 # 0. Its mpt3sas is built in (modules.builtin): no module can replace it,
 #    so nothing is installed there and one line says so.
-# 1. Its own (in-tree) mpt3sas is newer than our base (Debian's 7.2 has
-#    54.100.00.00, 6.12 our base 48.100.00.00):
+# 1. Its own (in-tree) mpt3sas is newer than our base (a later kernel's
+#    than our 54.100.00.00):
 #    keep it, one line says so.  chainpool matters on kernels whose
 #    dma_pool predates 6.4, and those carry an older driver.  The file
 #    /etc/mpt3sas-chainpool/replace-newer (any content) asks for ours
@@ -38,7 +38,7 @@ set -u
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 NAME=mpt3sas-chainpool
 VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$dir/dkms.conf")
-# 48.100.00.00.cp1 -> 48.100.00.00, the upstream driver we carry
+# 54.100.00.00.cp1 -> 54.100.00.00, the upstream driver we carry
 BASE=${VERSION%.*}
 kmin=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL_MIN="\(.*\)"$/\1/p' "$dir/dkms.conf")
 # BUILD_EXCLUSIVE_KERNEL_MAX="6.11.999" -> 6.11

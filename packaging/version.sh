@@ -2,19 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Print the package version: <upstream driver_version>.<release>, e.g.
-# 48.100.00.00.cp1, from src/mpt3sas/upstream.lock and src/VERSION (or
+# 54.100.00.00.cp1, from src/mpt3sas/upstream.lock and src/VERSION (or
 # CP_RELEASE, to build a test package with another release).
 #
-#   version.sh            package version   (48.100.00.00.cp1)
+#   version.sh            package version   (54.100.00.00.cp1)
 #   version.sh release    release           (cp1)
-#   version.sh module     module version    (48.100.00.00-cp1, modinfo's)
+#   version.sh module     module version    (54.100.00.00-cp1, modinfo's)
 #
 # Why a dot and not a tilde: in both dpkg and rpm "~" sorts *before*
-# nothing, so 48.100.00.00~cp1 would be older than a plain 48.100.00.00,
+# nothing, so 54.100.00.00~cp1 would be older than a plain 54.100.00.00,
 # while cp1 is our release on top of that base.  With a dot both tools
-# compare 48.100.00.00.cp1 part by part: the upstream base first, then
+# compare 54.100.00.00.cp1 part by part: the upstream base first, then
 # "cp" equal, then the release number numerically (cp2 > cp1, cp10 > cp9),
-# and the longer version is newer than a bare 48.100.00.00.  "-" is not
+# and the longer version is newer than a bare 54.100.00.00.  "-" is not
 # allowed in an rpm Version and would be a revision in dpkg.
 
 set -eu

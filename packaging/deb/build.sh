@@ -54,7 +54,8 @@ cat >"$src/debian/changelog" <<EOT
 $name ($version) unstable; urgency=medium
 
   * mpt3sas-chainpool $("$top/packaging/version.sh" release) on the mpt3sas
-    driver $("$top/packaging/version.sh" module | sed 's/-.*//') of Linux 6.12.
+    driver $("$top/packaging/version.sh" module | sed 's/-.*//')
+    (upstream's, as Debian's linux-source carries it).
 
  -- $maint  $(date -R -u -d "@$epoch")
 EOT
