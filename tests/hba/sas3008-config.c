@@ -93,6 +93,15 @@ static size_t io_unit1(SAS3008State *s, uint32_t addr, uint8_t *p,
     return IOUP1_SIZE;
 }
 
+/* The IOC's own sensor, as a SAS3008 reports it; the board has none. */
+static size_t io_unit7(SAS3008State *s, uint32_t addr, uint8_t *p,
+                       uint16_t *status)
+{
+    stw_le_p(p + IOUP7_IOC_TEMPERATURE, IOC_TEMPERATURE_C);
+    p[IOUP7_IOC_TEMPERATURE_UNITS] = IOUP7_TEMP_CELSIUS;
+    return IOUP7_SIZE;
+}
+
 static size_t io_unit8(SAS3008State *s, uint32_t addr, uint8_t *p,
                        uint16_t *status)
 {
@@ -233,6 +242,7 @@ static const struct {
     { PAGETYPE_IOC, 0, 8, 0x00, ioc8 },
     { PAGETYPE_IO_UNIT, 0, 0, 0x02, io_unit0 },
     { PAGETYPE_IO_UNIT, 0, 1, 0x04, io_unit1 },
+    { PAGETYPE_IO_UNIT, 0, 7, 0x05, io_unit7 },
     { PAGETYPE_IO_UNIT, 0, 8, 0x00, io_unit8 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 0, 0x05, sas_io_unit0 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 1, 0x09, sas_io_unit1 },

@@ -340,11 +340,15 @@
 #define IOCP8_MAX_PERSISTENT_ENTRIES 0x08
 #define IOCP8_MAX_NUM_PHYSICAL_MAPPED_IDS 0x0a
 
-/* IO unit pages 0, 1 and 8 (Mpi2IOUnitPage0/1/8_t) */
+/* IO unit pages 0, 1, 7 and 8 (Mpi2IOUnitPage0/1/7/8_t) */
 #define IOUP0_SIZE              0x0c
 #define IOUP0_UNIQUE_VALUE      0x04
 #define IOUP1_SIZE              0x08
 #define IOUP1_FLAGS             0x04
+#define IOUP7_SIZE              0x28
+#define IOUP7_IOC_TEMPERATURE   0x10
+#define IOUP7_IOC_TEMPERATURE_UNITS 0x12
+#define IOUP7_TEMP_CELSIUS      0x02    /* board sensor: 0, not present */
 #define IOUP8_SIZE              0x10    /* no sensors */
 
 /* SAS IO unit page 0 (Mpi2SasIOUnitPage0_t, Mpi2SasIOUnit0PhyData_t) */

@@ -88,6 +88,7 @@ typedef enum {
 #define ENCL_HANDLE             0x0001
 #define FIRST_DEV_HANDLE        0x0009
 #define NUM_PHYS                8
+#define IOC_TEMPERATURE_C       47      /* IO unit page 7: hbatest reads it back */
 #define HBA_DEVICE_INFO         (DEVINFO_SSP_INITIATOR | \
                                  DEVINFO_STP_INITIATOR | \
                                  DEVINFO_SMP_INITIATOR | DEVINFO_END_DEVICE)
