@@ -70,13 +70,12 @@ step "a stand-in kernel $old_k, older than $kmin"
 standin "$old_k"
 range_line="$name supports kernels $kmin and newer; $old_k is not supported: skipped."
 
-# A kernel whose own mpt3sas is newer than our base (7.2 carries
-# 54.100.00.00): the package keeps it, in one line, and installs ours
-# only where $optin asks.  Debian 12 has no such kernel: $kver2's in-tree
-# module (48.100.00.00, or $kver's if it has none) becomes a stand-in, its
-# version string rewritten to $newer (the same length).  This root is
-# thrown away after the run.
-newer=54.100.00.00
+# A kernel whose own mpt3sas is newer than our base: the package keeps
+# it, in one line, and installs ours only where $optin asks.  No kernel
+# has such a driver yet: $kver2's in-tree module (or $kver's if it has
+# none) becomes a stand-in, its version string rewritten to $newer (the
+# same length).  This root is thrown away after the run.
+newer=55.100.00.00
 optin=/etc/$name/replace-newer
 mdir=/lib/modules/$kver2/kernel/drivers/scsi/mpt3sas
 src_ko=$(find "$mdir" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas" -name 'mpt3sas.ko*' 2>/dev/null | head -n 1)
@@ -130,8 +129,23 @@ ktap_test_result "nothing of ours in $old_k's modules" \
 ktap_test_result "the install names the range: '$range_line'" \
 	grep -qF "$range_line" "$work/install-newer.log"
 
-# A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
 src=$(echo /usr/src/"$name"-*)
+
+# Every in-tree driver up to our base gets ours: the kernels that carry
+# 48.100 (6.12) to 54.100 (7.2, 7.3), as stand-ins made after the install
+# (no dkms build for them), the decision only.
+for v in 48.100.00.00 54.100.00.00; do
+	k=${kver%-amd64}-intree-$v
+	mkdir -p "/lib/modules/$k/kernel/drivers/scsi/mpt3sas"
+	perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$v"'\0/' "$mdir/mpt3sas.ko" \
+		>"/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
+	depmod "$k"
+	standins="$standins /lib/modules/$k"
+	ktap_test_result "decide: install over an in-tree $v" \
+		[ "$(bash "$src"/kernel-setup.sh decide "$k")" = install ]
+done
+
+# A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
 out=$(make -s -C "$src" -f dkms.mk range-check KVER="$old_k" KERNEL_MIN="$kmin" 2>&1) && rc=0 || rc=$?
 echo "dkms.mk for $old_k: exit $rc: $out"
 refused=no
