@@ -158,10 +158,10 @@ configure() {
 lying_cases() {
 	local c="credit-1:request_credit=1:fail
 msix-1:msix_vectors=1:attach
-fault-at-init:lie=ioc_fault:reset
+fault-at-init:lie=ioc_fault:reset+no-timeout
 smid-past-credit:lie=smid,lie_after=20:attach
 reset-in-io:lie=io_fault,lie_after=60:reset
-fault-always:lie=ioc_fault,lie_count=0:fail
+fault-always:lie=ioc_fault,lie_count=0:fail+no-timeout
 doorbell-mute:lie=doorbell_mute,lie_count=0:fail
 chain-seg-1:max_chain_segment_size=1:attach
 post-depth-16:max_reply_post_depth=16:fail
