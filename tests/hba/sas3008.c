@@ -119,6 +119,7 @@ static const char *const sas3008_lies[] = {
     [LIE_SMID] = "smid",
     [LIE_REPLY_ADDR] = "reply_addr",
     [LIE_CONFIG_SHORT] = "config_short",
+    [LIE_CONFIG_VARY] = "config_vary",
     [LIE_IOC_FAULT] = "ioc_fault",
     [LIE_DOORBELL_MUTE] = "doorbell_mute",
     [LIE_IO_FAULT] = "io_fault",
