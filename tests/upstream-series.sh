@@ -75,8 +75,8 @@ cover_names_held() {
 
 	# none held: no such section
 	if [ "$held" = 0 ]; then
-		! grep -q 'Held out of this series' "$out/0000-cover-letter.patch"
-		return
+		grep -q 'Held out of this series' "$out/0000-cover-letter.patch" && return 1
+		return 0
 	fi
 	grep -q 'Held out of this series' "$out/0000-cover-letter.patch" || return 1
 	while read -r p _; do
