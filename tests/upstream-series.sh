@@ -73,6 +73,11 @@ ktap_test_result "the series has the $fixes fixes but the $held held: $written p
 cover_names_held() {
 	local p subject
 
+	# none held: no such section
+	if [ "$held" = 0 ]; then
+		grep -q 'Held out of this series' "$out/0000-cover-letter.patch" && return 1
+		return 0
+	fi
 	grep -q 'Held out of this series' "$out/0000-cover-letter.patch" || return 1
 	while read -r p _; do
 		subject=$(sed -n 's/^Subject: \[[^]]*\] //p' "$patches/$p")

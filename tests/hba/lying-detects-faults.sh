@@ -12,8 +12,12 @@
 #              every IOC Init (lie=ioc_fault,lie_count=0) fails the probe
 #              after its pools are built, and the case's leak check finds
 #              the pages missing
+#   fault-unseen  _base_wait_for_doorbell_int() takes the doorbell
+#              interrupt of a fault for a reply word, as before patch
+#              0304: the same controller's case (fail+no-timeout) finds
+#              a doorbell wait that ran out
 #
-# One case only (about 1 minute).  Prints KTAP; logs in
+# One case each (about 1 minute).  Prints KTAP; logs in
 # build/hbatest-plant/NAME/.
 
 set -eu
@@ -28,8 +32,11 @@ LOG_TAG=hba-lying-plant
 . "$here/plant.sh"
 
 ktap_print_header
-export HBA_LYING_PLAN='@hba-lying 16 fault-always:lie=ioc_fault,lie_count=0:fail'
+export HBA_LYING_PLAN='@hba-lying 16 fault-always:lie=ioc_fault,lie_count=0:fail+no-timeout'
 hba_plant lying-fail-leak 'hba-lying: FAIL: case 1 fault-always after the unplug: [0-9]+ free pages missing' '
 	/^ out_free_resources:$/,/^\tpci_set_drvdata(ioc->pdev, NULL);$/ s/^\t_base_release_memory_pools(ioc);$/\t\/* PLANTED: the pools stay *\//' \
+	lying "$here/lying.sh"
+hba_plant lying-fault-unseen 'hba-lying: FAIL: case 1 fault-always .*a doorbell wait timed out' '
+	/Raised by a fault too, which no reply follows/{n;s/^\(\t*\)doorbell = ioc->base_readl_ext_retry(&ioc->chip->Doorbell);$/\1doorbell = MPI2_IOC_STATE_OPERATIONAL;\t\/* PLANTED: the fault goes unseen *\//}' \
 	lying "$here/lying.sh"
 ktap_finished

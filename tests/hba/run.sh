@@ -154,18 +154,20 @@ configure() {
 # shrug off, I/O across a diag reset, an IOC that faults at every IOC
 # Init and a doorbell that never answers: probes that must fail; the
 # chain segment of one element, the reply post queue of 16 and every
-# config page read short that patches 0305 to 0307 fixed).
+# config page read short that patches 0305 to 0307 fixed, and the SAS IO
+# unit pages that change length, which 0307 must let through).
 lying_cases() {
 	local c="credit-1:request_credit=1:fail
 msix-1:msix_vectors=1:attach
-fault-at-init:lie=ioc_fault:reset
+fault-at-init:lie=ioc_fault:reset+no-timeout
 smid-past-credit:lie=smid,lie_after=20:attach
 reset-in-io:lie=io_fault,lie_after=60:reset
-fault-always:lie=ioc_fault,lie_count=0:fail
+fault-always:lie=ioc_fault,lie_count=0:fail+no-timeout
 doorbell-mute:lie=doorbell_mute,lie_count=0:fail
 chain-seg-1:max_chain_segment_size=1:attach
 post-depth-16:max_reply_post_depth=16:fail
-config-short-always:lie=config_short,lie_count=0:fail"
+config-short-always:lie=config_short,lie_count=0:fail
+config-vary:lie=config_vary,lie_count=0:attach"
 	[ "$1" = reduced ] || c="$c
 credit-max:request_credit=65535:attach
 hp-credit-0:hi_priority_credit=0:attach

@@ -382,6 +382,16 @@ void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
         }
     }
     len = sas3008_config_page(s, type, exttype, num, addr, page, &status);
+    if (len && action == CFG_ACTION_HEADER &&
+        exttype == EXTPAGETYPE_SAS_IO_UNIT && num <= 1 &&
+        sas3008_lie(s, LIE_CONFIG_VARY)) {
+        /*
+         * A variable-length page whose header is sized for twice the
+         * phys: the read that follows returns the NUM_PHYS there are,
+         * its NumPhys and ExtPageLength saying so.
+         */
+        len += NUM_PHYS * (num ? SASIOUP1_PHY_SIZE : SASIOUP0_PHY_SIZE);
+    }
     if (len > hlen && action != CFG_ACTION_HEADER &&
         sas3008_lie(s, LIE_CONFIG_SHORT)) {
         /* half the page, and its header says so: less than the header's */

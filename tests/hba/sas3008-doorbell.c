@@ -172,7 +172,7 @@ static void sas3008_soft_reset(SAS3008State *s)
     sas3008_reset_queues(s);
     s->events_on = false;
     s->hs_state = HS_NONE;
-    s->intr_status = 0;
+    s->intr_status = HIS_IOC2SYS_DB;    /* the change of state to READY */
     s->state = IOC_STATE_READY;
     s->fault_code = 0;
     sas3008_update_intx(s);

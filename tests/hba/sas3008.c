@@ -3,8 +3,9 @@
  * tests of mpt3sas-chainpool.
  *
  * It models what the Linux mpt3sas driver uses of a SAS 9300-8i: the
- * doorbell handshake (IOC Facts, Port Facts, IOC Init), message unit and
- * diagnostic resets, request descriptors, reply free and reply descriptor
+ * doorbell handshake (IOC Facts, Port Facts, IOC Init), the doorbell
+ * interrupt on its replies and on each change of IOC state, message unit
+ * and diagnostic resets, request descriptors, reply free and reply descriptor
  * post queues with MSI-X (one vector per reply queue) or INTx, the
  * configuration pages the driver reads, events and their acks, port
  * enable with the SAS topology of the attached disks, task management and
@@ -98,6 +99,8 @@ void sas3008_fault(SAS3008State *s, uint16_t code, const char *why)
                   code, why);
     s->state = IOC_STATE_FAULT;
     s->fault_code = code;
+    /* the IOC writes its new state to the Doorbell: a doorbell interrupt */
+    s->intr_status |= HIS_IOC2SYS_DB;
 }
 
 /* The names of lie=, by SAS3008Lie */
@@ -116,6 +119,7 @@ static const char *const sas3008_lies[] = {
     [LIE_SMID] = "smid",
     [LIE_REPLY_ADDR] = "reply_addr",
     [LIE_CONFIG_SHORT] = "config_short",
+    [LIE_CONFIG_VARY] = "config_vary",
     [LIE_IOC_FAULT] = "ioc_fault",
     [LIE_DOORBELL_MUTE] = "doorbell_mute",
     [LIE_IO_FAULT] = "io_fault",

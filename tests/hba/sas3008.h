@@ -118,6 +118,7 @@ typedef enum {
     LIE_SMID,           /* an extra SCSI IO success with an SMID past credit */
     LIE_REPLY_ADDR,     /* an address reply outside the reply frames */
     LIE_CONFIG_SHORT,   /* a page read shorter than its header said */
+    LIE_CONFIG_VARY,    /* SAS IO unit page headers sized for more phys */
     LIE_IOC_FAULT,      /* FAULT instead of an answer to IOC Init */
     LIE_DOORBELL_MUTE,  /* a handshake the doorbell never answers */
     LIE_IO_FAULT,       /* FAULT instead of taking a SCSI IO */
