@@ -25,11 +25,11 @@
 #             with chainpool and dma_pool)
 #   sas2008, sas2308
 #             hba-sas2 on the HBA as a SAS2 chip (sas2=: MPI 2.0, the
-#             mpt2sas template), then (full run) hba-sas2-intree: what
-#             the kernel's own mpt3sas does with its ID; attach, geometry and chain pool, direct
+#             mpt2sas template): attach, geometry and chain pool, direct
 #             I/O through chained MPI 2.0 SGLs (the HBA counts the
-#             elements by kind), task abort (full run), rmmod; plain
-#             setup only
+#             elements by kind), task abort (full run), rmmod; then
+#             (full run) hba-pool-timing and hba-sas2-intree: what the
+#             kernel's own mpt3sas does with its ID; plain setup only
 #   lying     hba-lying: a controller per case hot-plugged behind a second
 #             root port (lying.py answers the guest's requests on its QMP
 #             socket), with IOC Facts at their edges or a protocol break
@@ -142,6 +142,7 @@ configure() {
 	sas2_plan=${HBA_SAS2_PLAN:-"@hba-sas2 16 4
 @hba-sas2 128 4
 @hba-sas2 256 8 abort
+@hba-pool-timing 256 1 9
 @hba-sas2-intree"}
 	sas2_kernels=$kernels
 	lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
@@ -154,8 +155,10 @@ configure() {
 # shrug off, I/O across a diag reset, an IOC that faults at every IOC
 # Init and a doorbell that never answers: probes that must fail; the
 # chain segment of one element, the reply post queue of 16 and every
-# config page read short that patches 0305 to 0307 fixed, and the SAS IO
-# unit pages that change length, which 0307 must let through).
+# config page read short that patches 0305 to 0307 fixed, the SAS IO
+# unit pages that change length, which 0307 must let through; a SAS2008
+# with one request credit and a SAS2308 with no chain depth, on the MPI
+# 2.0 path).  The full run takes the edges of IOC Facts on both SAS2 chips.
 lying_cases() {
 	local c="credit-1:request_credit=1:fail
 msix-1:msix_vectors=1:attach
@@ -167,7 +170,9 @@ doorbell-mute:lie=doorbell_mute,lie_count=0:fail
 chain-seg-1:max_chain_segment_size=1:attach
 post-depth-16:max_reply_post_depth=16:fail
 config-short-always:lie=config_short,lie_count=0:fail
-config-vary:lie=config_vary,lie_count=0:attach"
+config-vary:lie=config_vary,lie_count=0:attach
+sas2008-credit-1:sas2=sas2008,request_credit=1:fail
+sas2308-chain-depth-0:sas2=sas2308,max_chain_depth=0:attach"
 	[ "$1" = reduced ] || c="$c
 credit-max:request_credit=65535:attach
 hp-credit-0:hi_priority_credit=0:attach
@@ -185,6 +190,13 @@ msix-off:msix=off:attach
 reply-outside-pool:lie=reply_addr,lie_after=5:attach
 config-short-once:lie=config_short:attach
 doorbell-mute-once:lie=doorbell_mute:fail"
+	# the edges of IOC Facts again on the SAS2 chips (MPI 2.0: no chain
+	# segment size)
+	[ "$1" = reduced ] || c="$c
+$(echo "$c" | grep -E '^(credit-max|(hp-credit|reply-frame|chain-depth|post-depth|msix)-[a-z0-9]+):' |
+		sed 's/^[^:]*:/sas2008-&sas2=sas2008,/')
+$(echo "$c" | grep -E '^(credit-max|chain-depth-1|post-depth-(16|608)|msix-1):' |
+		sed 's/^[^:]*:/sas2308-&sas2=sas2308,/')"
 	echo "$c" | tr '\n' ' '
 }
 
