@@ -722,7 +722,7 @@ void chainpool_destroy(struct chainpool *pool)
 	}
 	mutex_unlock(&cp_debugfs_lock);
 	if (pool->in_use)
-		dev_err(pool->dev, "chainpool %s: destroyed with %llu blocks in use\n",
+		dev_err(pool->dev, "chainpool %s: destroy with %llu blocks still in use\n",
 			pool->name, pool->in_use);
 	for (i = 0; i < pool->nr_slabs; i++) {
 		s = pool->slabs[i];
