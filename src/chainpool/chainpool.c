@@ -78,77 +78,40 @@ struct cp_free {
 	dma_addr_t dma;
 };
 
-/**
- * struct cp_slab - one coherent buffer and how its blocks lie
- * @cpu: CPU address
- * @dma: DMA address
- * @bytes: size
- * @seg: blocks are packed into segments of this many bytes, never across
- *	one's end; a power of two when it cuts the slab
- * @per_seg: blocks per segment
- * @nr_blocks: blocks in the slab
- * @nr: place in the order the slabs came, which the cursor follows
- * @next: next slab of a growth under way
- * @map: with debug, a bit per block handed out
- */
+/* One coherent buffer and how its blocks lie. */
 struct cp_slab {
 	void *cpu;
 	dma_addr_t dma;
 	u32 bytes;
-	u32 seg;
-	u32 per_seg;
+	u32 seg;		/* blocks never cross a segment's end */
+	u32 per_seg;		/* blocks per segment */
 	u32 nr_blocks;
-	u32 nr;
-	struct cp_slab *next;
-	unsigned long map[];
+	u32 nr;			/* place in the cursor's order */
+	struct cp_slab *next;	/* next slab of a growth under way */
+	unsigned long map[];	/* debug: a bit per block handed out */
 };
 
-/**
- * struct chainpool - a pool
- * @lock: guards what follows @grow_lock; taken with interrupts off
- * @grow_lock: serialises growth, which may sleep
- * @free: the last block freed
- * @carve_slab: the slab the cursor is in
- * @carve_next: the next never-used block of that slab
- * @in_use: blocks handed out and not freed
- * @blocks: blocks in all slabs
- * @nr_slabs: slabs in the pool
- * @slabs: the slabs in the order they came
- * @by_dma: the same, sorted by DMA address; in @slabs' allocation
- * @dev: the device
- * @size: block size
- * @align: block alignment, at least CP_MIN_ALIGN
- * @boundary: blocks never cross it; 0 for none
- * @stride: distance between neighbouring blocks
- * @min_order: order of the smallest slab, one block in whole pages
- * @max_order: order of the largest slab asked for
- * @debug: poison, and check frees against @map
- * @fallbacks: slabs retried at a smaller order
- * @rejected: slabs given back because their address broke the layout
- * @debugfs: the pool's debugfs file
- * @name: the pool's name
- */
 struct chainpool {
-	spinlock_t lock;		/* the blocks and the slab arrays */
+	spinlock_t lock;		/* what follows, up to @dev */
 	struct mutex grow_lock;		/* one growth at a time */
-	struct cp_free *free;
-	u32 carve_slab;
-	u32 carve_next;
+	struct cp_free *free;		/* the last block freed */
+	u32 carve_slab;			/* the cursor: its slab, */
+	u32 carve_next;			/* and the next block never used */
 	u64 in_use;
 	u64 blocks;
 	u32 nr_slabs;
-	struct cp_slab **slabs;
-	struct cp_slab **by_dma;
+	struct cp_slab **slabs;		/* in the order they came */
+	struct cp_slab **by_dma;	/* sorted by DMA address */
+	u32 fallbacks;			/* slabs retried at a smaller order */
+	u32 rejected;			/* slabs breaking the layout */
 	struct device *dev;
 	u32 size;
 	u32 align;
-	u32 boundary;
+	u32 boundary;			/* 0: none */
 	u32 stride;
-	unsigned int min_order;
-	unsigned int max_order;
-	bool debug;
-	u32 fallbacks;
-	u32 rejected;
+	unsigned int min_order;		/* one block in whole pages */
+	unsigned int max_order;		/* chainpool_slab_kb */
+	bool debug;			/* poison, check frees against maps */
 	struct dentry *debugfs;
 	char name[32];
 };

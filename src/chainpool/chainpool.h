@@ -16,39 +16,22 @@ struct device;
 /* Slab orders counted by struct chainpool_stats. */
 #define CHAINPOOL_NR_ORDERS	16
 
-/**
- * struct chainpool_stats - a pool's geometry and counters
- * @size: block size
- * @stride: distance between neighbouring blocks
- * @blocks: blocks in all slabs
- * @in_use: blocks allocated and not freed
- * @nr_slabs: number of slabs
- * @slabs_by_order: slabs of each order; the last entry counts larger ones
- * @dma_bytes: coherent memory held
- * @fallbacks: slab allocations retried at a smaller order
- * @rejected: slabs given back because their DMA address broke the layout
- */
+/* A pool's geometry and counters, for logs and debugfs. */
 struct chainpool_stats {
 	u32 size;
-	u32 stride;
-	u64 blocks;
+	u32 stride;		/* distance between neighbouring blocks */
+	u64 blocks;		/* in all slabs */
 	u64 in_use;
 	u32 nr_slabs;
-	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];
+	u32 slabs_by_order[CHAINPOOL_NR_ORDERS];	/* the last: and up */
 	u64 dma_bytes;
-	u32 fallbacks;
-	u32 rejected;
+	u32 fallbacks;		/* slabs retried at a smaller order */
+	u32 rejected;		/* slabs breaking the layout, given back */
 };
 
-/**
- * typedef chainpool_bulk_fn - receives each block of a bulk allocation
- * @ctx: the caller's context
- * @index: 0 for the first block handed out, up to the count asked for - 1
- * @vaddr: the block's CPU address
- * @dma: the block's DMA address
- *
- * Called under the pool's spinlock, interrupts off: it must only store
- * the addresses, not sleep or call the pool.
+/*
+ * Receives each block of a bulk allocation, @index counting from 0, under
+ * the pool's spinlock: it must only store the addresses.
  */
 typedef void (*chainpool_bulk_fn)(void *ctx, u32 index, void *vaddr,
 				  dma_addr_t dma);

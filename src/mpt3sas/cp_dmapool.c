@@ -21,7 +21,6 @@
 
 static const char * const cp_allocators[] = { "chainpool", "dma_pool" };
 static int pool_allocator;
-static atomic_t cp_dmapool_live = ATOMIC_INIT(0);
 
 static int pool_allocator_set(const char *val, const struct kernel_param *kp)
 {
@@ -55,11 +54,12 @@ struct cp_dmapool {
 	struct dma_pool *kpool;
 	struct device *dev;
 	size_t size;
-	bool released;
 	char name[32];
 };
 
-/* cp_dmapool_create - dma_pool_create() for the driver: same arguments */
+/**
+ * cp_dmapool_create - dma_pool_create(), with the same arguments
+ */
 struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
 				     size_t size, size_t align, size_t boundary)
 {
@@ -81,14 +81,14 @@ struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
 		kfree(pool);
 		return NULL;
 	}
-	atomic_inc(&cp_dmapool_live);
 	return pool;
 }
 
 /**
  * cp_dmapool_destroy_logged - destroy a pool and log how long it took
  * @pool: the pool, or NULL
- * @start_ns: ktime_get_ns() before the driver began freeing its blocks
+ * @start_ns: ktime_get_ns() before the driver began freeing its blocks,
+ *	or 0 for no log line
  */
 void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 {
@@ -100,18 +100,21 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 		dev_info(pool->dev, "%s: %s: freed and destroyed in %llu us%s\n",
 			 pool->name, cp_allocators[!pool->cpool],
 			 div_u64(ktime_get_ns() - start_ns, NSEC_PER_USEC),
-			 pool->released ? " (whole-pool release)" : "");
+			 pool->cpool ? " (whole-pool release)" : "");
 	kfree(pool);
-	atomic_dec(&cp_dmapool_live);
 }
 
-/* cp_dmapool_destroy - dma_pool_destroy() for the driver */
+/**
+ * cp_dmapool_destroy - dma_pool_destroy(), with the same arguments
+ */
 void cp_dmapool_destroy(struct cp_dmapool *pool)
 {
 	cp_dmapool_destroy_logged(pool, 0);
 }
 
-/* cp_dmapool_alloc - dma_pool_alloc(), and dma_pool_zalloc() with __GFP_ZERO */
+/**
+ * cp_dmapool_alloc - dma_pool_alloc(); dma_pool_zalloc() with __GFP_ZERO
+ */
 void *cp_dmapool_alloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma)
 {
 	if (chainpool_fault(CHAINPOOL_FAULT_ALLOC, pool->name, pool->dev))
@@ -121,7 +124,9 @@ void *cp_dmapool_alloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma)
 	return chainpool_alloc(pool->cpool, gfp, dma);
 }
 
-/* cp_dmapool_free - dma_pool_free() for the driver */
+/**
+ * cp_dmapool_free - dma_pool_free(), with the same arguments
+ */
 void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma)
 {
 	if (pool->kpool)
@@ -131,12 +136,7 @@ void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma)
 }
 
 /**
- * cp_dmapool_alloc_bulk - chainpool_alloc_bulk(), or -EOPNOTSUPP
- * @pool: the pool
- * @count: blocks wanted
- * @gfp: allocation flags
- * @fn: called under the pool's lock with each block
- * @ctx: passed to @fn
+ * cp_dmapool_alloc_bulk - chainpool_alloc_bulk(); -EOPNOTSUPP on a dma_pool
  */
 int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
 			  gfp_t gfp, void (*fn)(void *ctx, u32 index,
@@ -151,22 +151,18 @@ int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
 }
 
 /**
- * cp_dmapool_release_all - chainpool_release_all(), or false: free each block
- * @pool: the pool, or NULL
+ * cp_dmapool_release_all - chainpool_release_all(); false: free each block
  */
 bool cp_dmapool_release_all(struct cp_dmapool *pool)
 {
 	if (!pool || pool->kpool)
 		return false;
 	chainpool_release_all(pool->cpool);
-	pool->released = true;
 	return true;
 }
 
 /**
- * cp_dmapool_dma_to_virt - chainpool_dma_to_virt(), or NULL: search elsewhere
- * @pool: the pool, or NULL
- * @dma: the block's DMA address
+ * cp_dmapool_dma_to_virt - chainpool_dma_to_virt(); NULL on a dma_pool
  */
 void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma)
 {
@@ -204,12 +200,10 @@ void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 }
 
 /**
- * cp_dmapool_exit - report pools never destroyed, at module exit
+ * cp_dmapool_exit - at module exit: chainpool_exit() (a dma_pool never
+ *	destroyed keeps its device's "pools" file)
  */
 void cp_dmapool_exit(void)
 {
-	if (atomic_read(&cp_dmapool_live))
-		pr_err("mpt3sas: %d DMA pools were never destroyed\n",
-		       atomic_read(&cp_dmapool_live));
 	chainpool_exit();
 }

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * The driver's dma_pool calls, renamed onto cp_dmapool: our Kbuild
- * force-includes this header into every upstream driver file.
- */
+/* The driver's dma_pool calls, renamed onto cp_dmapool (force-included). */
 #ifndef CP_DMAPOOL_H
 #define CP_DMAPOOL_H
 
@@ -35,8 +32,7 @@ void cp_dmapool_exit(void);
 	cp_dmapool_alloc(pool, (gfp) | __GFP_ZERO, dma)
 #define dma_pool_free		cp_dmapool_free
 
-#ifdef CHAINPOOL_FAULT_INJECTION
-/* Test builds only: the caller's name is the fault point's name. */
+#ifdef CHAINPOOL_FAULT_INJECTION	/* test builds: a fault point per caller */
 void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 			    gfp_t gfp, const char *caller);
 #define dma_alloc_coherent(dev, size, dma, gfp) \
