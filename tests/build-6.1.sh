@@ -38,7 +38,7 @@ knobs=$(modinfo -F parm "$ko" | grep -oE '^(pool_fail|chainpool_fail[a-z_]*)' ||
 ktap_test_result "no fault injection parameter (modinfo -p)${knobs:+: ${knobs//$'\n'/ }}" \
 	[ -z "$knobs" ]
 hooks=$(sed -n 's/^\(bool \|void \*\)\([a-z_]*\)(.*/\2/p' "$top/tests/lib/cp_fault.c")
-ktap_test_result "test hooks of tests/lib/cp_fault.c: $(echo $hooks)" [ -n "$hooks" ]
+ktap_test_result "test hooks of tests/lib/cp_fault.c: ${hooks//$'\n'/ }" [ -n "$hooks" ]
 leaked=$(nm "$ko" | awk '{ print $NF }' | grep -xF -e "$hooks" -e __param_pool_fail || true)
 ktap_test_result "no test hook in mpt3sas.ko (nm)${leaked:+: ${leaked//$'\n'/ }}" \
 	[ -z "$leaked" ]

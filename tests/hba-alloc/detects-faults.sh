@@ -36,7 +36,7 @@ hba_plant fill-leak 'hba-alloc: FAIL: fail_slab=[0-9]+: [0-9]+ free pages missin
 		n
 		s/^\t\treturn -EAGAIN;$/\t\t{ ioc->chain_dma_pool = NULL; return -EAGAIN; } \/* PLANTED *\//
 	}' main "$here/run.sh"
-export HBA_PLAN='@hba-faultwalk mpt3sas_fault chainpool reduced alloc:sense_pool:1'
+export HBA_PLAN='@hba-faultwalk mpt3sas_test_fault chainpool reduced alloc:sense_pool:1'
 hba_plant sense-pool-leak 'hba-faultwalk: FAIL: alloc:sense_pool:1: nothing left after rmmod: .*chainpool: 1 pools never destroyed' '
 	s/^\t\tioc->sense = NULL;$/\t\tdma_pool_destroy(ioc->sense_dma_pool); ioc->sense = NULL; \/* PLANTED *\//
 	s/^\tdma_pool_destroy(ioc->sense_dma_pool);$/\t\/* PLANTED: the sense pool goes only with its block *\//' main "$here/run.sh"

@@ -23,7 +23,7 @@
 #
 # The test builds (never shipped), from HBA_ALLOC_TREE (default
 # build/tree) per kernel series, cached in build/hba-alloc-test-build/ by
-# the tree's hash: "mpt3sas_fault", the tree with the fault hook, and
+# the tree's hash: "mpt3sas_test_fault", the tree with the fault hook, and
 # "mpt3sas_test_rdpq", the same in RDPQ array mode.  The emulated HBA
 # does not model that mode, so the latter takes it as if IOC Facts
 # offered it, and so allocates the reply_post_free_array pool and releases
@@ -42,8 +42,8 @@ LOG_TAG=hba-alloc
 if [ "${1:-}" = --reduced ]; then
 	export KERNELS=${KERNELS:-$(kernel_series hba-alloc)}
 	: "${HBA_PLAN:=@hba-alloc 256 reduced
-@hba-faultwalk mpt3sas_fault chainpool reduced
-@hba-faultwalk mpt3sas_fault dma_pool reduced
+@hba-faultwalk mpt3sas_test_fault chainpool reduced
+@hba-faultwalk mpt3sas_test_fault dma_pool reduced
 @hba-faultwalk mpt3sas_test_rdpq chainpool reduced}"
 	export HBA_TIMEOUT=${HBA_TIMEOUT:-900}
 else
@@ -51,8 +51,8 @@ else
 	export HBA_SETUPS=${HBA_SETUPS:-plain}
 	: "${HBA_PLAN:=@hba-alloc 256 full
 @hba-alloc 2048 full
-@hba-faultwalk mpt3sas_fault chainpool full
-@hba-faultwalk mpt3sas_fault dma_pool full
+@hba-faultwalk mpt3sas_test_fault chainpool full
+@hba-faultwalk mpt3sas_test_fault dma_pool full
 @hba-faultwalk mpt3sas_test_rdpq chainpool full
 @hba-faultwalk mpt3sas_test_rdpq dma_pool full}"
 fi
@@ -113,7 +113,7 @@ fi
 for series in $KERNELS; do
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
-	build_test "$series" mpt3sas_fault
+	build_test "$series" mpt3sas_test_fault
 	if grep -q '^@hba-faultwalk ' <<<"$HBA_PLAN"; then
 		build_test "$series" mpt3sas_test_rdpq "$rdpq_sed"
 	fi
