@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cp_dmapool: the driver's DMA pools, each served by chainpool or, with
- * pool_allocator=dma_pool, by the kernel's dma_pool, so that users can
- * compare both or rule ours out.
+ * cp_dmapool: the driver's DMA pools, each served by chainpool or, so that
+ * users can compare both or rule ours out, by the kernel's dma_pool.
  */
 #include <linux/device.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "chainpool.h"
 #include "cp_dmapool.h"
 
 /* This file implements the renamed calls; it must see the real ones. */
@@ -88,7 +86,7 @@ struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
  * cp_dmapool_destroy_logged - destroy a pool and log how long it took
  * @pool: the pool, or NULL
  * @start_ns: ktime_get_ns() before the driver began freeing its blocks,
- *	or 0 for no log line
+ *	or 0 for no log line (dma_pool_destroy())
  */
 void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 {
@@ -102,14 +100,6 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns)
 			 div_u64(ktime_get_ns() - start_ns, NSEC_PER_USEC),
 			 pool->cpool ? " (whole-pool release)" : "");
 	kfree(pool);
-}
-
-/**
- * cp_dmapool_destroy - dma_pool_destroy(), with the same arguments
- */
-void cp_dmapool_destroy(struct cp_dmapool *pool)
-{
-	cp_dmapool_destroy_logged(pool, 0);
 }
 
 /**
@@ -139,9 +129,7 @@ void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma)
  * cp_dmapool_alloc_bulk - chainpool_alloc_bulk(); -EOPNOTSUPP on a dma_pool
  */
 int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
-			  gfp_t gfp, void (*fn)(void *ctx, u32 index,
-						void *vaddr, dma_addr_t dma),
-			  void *ctx)
+			  gfp_t gfp, chainpool_bulk_fn fn, void *ctx)
 {
 	if (pool->kpool)
 		return -EOPNOTSUPP;
@@ -197,13 +185,4 @@ void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 		 pool->name, cp_allocators[!pool->cpool], nr_blocks, pool->size,
 		 buf, div_u64(ktime_get_ns() - start_ns, NSEC_PER_USEC),
 		 pool->cpool ? " (bulk allocation)" : "");
-}
-
-/**
- * cp_dmapool_exit - at module exit: chainpool_exit() (a dma_pool never
- *	destroyed keeps its device's "pools" file)
- */
-void cp_dmapool_exit(void)
-{
-	chainpool_exit();
 }
