@@ -23,6 +23,10 @@
 #include <linux/string.h>
 
 #include "chainpool.h"
+#include "cp_dmapool.h"
+
+/* This file implements the renamed call; it must see the real one. */
+#undef dma_alloc_coherent
 
 #define CP_FAULT_NAME_LEN	32
 #define CP_FAULT_NR_NAMES	24
