@@ -691,8 +691,9 @@ void chainpool_destroy(struct chainpool *pool)
 		s = pool->slabs[i];
 		if (!pool->in_use ||
 		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
-			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
-		kfree(s);
+			cp_slab_put(pool, s);
+		else
+			kfree(s);	/* the device may still use its memory */
 	}
 	kvfree(pool->slabs);
 	kfree(pool);
