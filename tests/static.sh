@@ -30,10 +30,10 @@ own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
 
 # file glob (or "patches") checkpatch-type: why
 exceptions="
-src/chainpool/chainpool_types.h PREFER_KERNEL_TYPES: defines u8/u32/u64 from <stdint.h> for the user-space build
-tests/unit/kernel/linux/*.h NEW_TYPEDEFS: the user-space shim defines the kernel's own typedef names (gfp_t, spinlock_t)
-tests/unit/kernel/linux/*.h MACRO_ARG_REUSE: the stand-ins of swap() and ALIGN() use their arguments twice, as the kernel's own do
-tests/unit/kernel/linux/compiler_attributes.h PREFER_DEFINED_ATTRIBUTE_MACRO: defines those very macros (__printf() and others) for the user-space shim
+tests/unit/kernel/kshim.h NEW_TYPEDEFS: the user-space stand-ins define the kernel's own typedef names (gfp_t, spinlock_t)
+tests/unit/kernel/kshim.h MACRO_ARG_REUSE: the stand-ins of min(), ALIGN() and others use their arguments twice, as the kernel's own do
+tests/unit/kernel/kshim.h MACRO_ARG_UNUSED: the stand-ins of module_param() and friends drop what user space has no use for
+tests/unit/kernel/kshim.h PREFER_DEFINED_ATTRIBUTE_MACRO: defines those very macros (__printf(), __noreturn) for user space
 src/compat/*.h CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/probes/*.c CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/host_template.h MACRO_ARG_UNUSED: the macros drop a host template member on kernels that lack it

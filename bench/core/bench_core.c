@@ -1,31 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bench_core: native user-space micro-benchmark of the chainpool core.
+ * bench_core: native user-space micro-benchmark of chainpool.
  *
- * Builds src/chainpool/chainpool_core.c and the kernel glue
- * (chainpool.c, chainpool_grow.c) as they are, on the unit tests' shim of
- * the kernel calls (tests/unit/kernel/) and their fake DMA allocator
- * (tests/unit/fake_dma.c): slabs from aligned_alloc(), synthetic DMA
- * addresses.  The pool is made and filled by the glue; the per-block
- * loops call the core on the pool's own core, as the glue does under its
- * lock.  For each N it times, in ns per block (median of the runs):
+ * Builds src/chainpool/chainpool.c as it is, on the unit tests' stand-ins
+ * of the kernel calls (tests/unit/kernel/): slabs from aligned_alloc(),
+ * synthetic DMA addresses, a spinlock of one thread.  For each N it
+ * times, in ns per block (median of the runs):
  *
- *   create        chainpool_create_params() and chainpool_fill() of N
- *                 blocks (slab allocations and the slab table; the
+ *   create        chainpool_create() and a bulk allocation of N blocks
+ *                 (slab allocations and the slab arrays; the release and
  *                 destroy untimed)
- *   bulk_carve    chainpool_core_alloc_bulk() of N blocks into an array
- *   release_all   chainpool_core_release_all() of those N blocks
- *   alloc_carve   N chainpool_core_alloc() on a released pool (bump cursor)
- *   free          N chainpool_core_free()
- *   alloc_list    N chainpool_core_alloc() from the free list
+ *   bulk_carve    chainpool_alloc_bulk() of N blocks of a filled pool
+ *   release_all   chainpool_release_all() of those N blocks
+ *   alloc_carve   N chainpool_alloc() on a released pool (bump cursor)
+ *   free          N chainpool_free()
+ *   alloc_list    N chainpool_alloc() from the free list
  *   *_mutex       alloc_carve and free with a pthread mutex taken and
- *                 released around each call: the per-block lock cost
- *   lookup        chainpool_core_dma_to_virt() of every block
+ *                 released around each call: the cost of a real lock
+ *   lookup        chainpool_dma_to_virt() of every block
  *   memset        memset() of the same N * size bytes: a floor
  *
- * and plan_init alone in ns per call.  Every result is checked (counts,
- * each block's lookup, the set of blocks handed out again); a wrong one
- * makes it exit 1.  No time is ever judged.
+ * Every result is checked (counts, each block's lookup, the set of blocks
+ * handed out again); a wrong one makes it exit 1.  No time is ever judged.
  *
  *   bench_core [-n N[,N...]] [-r runs] [-s size] [-o results.json]
  */
@@ -36,19 +32,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/device.h>
-#include <linux/gfp.h>
-
-#include "chainpool_pool.h"
-#include "fake_dma.h"
+#include "chainpool.c"
 #include "cp_sink.h"
+
+#define noinline __attribute__((noinline))
 
 #define BC_MAX_N	16
 #define BC_ALIGN	16U
 #define BC_PAGE		4096U
 /* Synthetic DMA addresses from 32 MiB below 4 GiB: larger pools cross it. */
 #define BC_DMA_BASE	0xfe000000ULL
-#define BC_PLAN_CALLS	100000U
 
 enum bc_op {
 	BC_CREATE,
@@ -156,24 +149,16 @@ static void bc_check_digest(const struct cp_block *blocks, u32 n, u64 sum,
 }
 
 /* Each block found at its own address, and not one byte further. */
-static void bc_check_lookups(const struct chainpool *pool,
+static void bc_check_lookups(struct chainpool *pool,
 			     const struct cp_block *blocks, u32 n,
 			     const char *when)
 {
 	u32 i, bad = 0, first = 0;
 
 	for (i = 0; i < n; i++) {
-		dma_addr_t back;
-
-		/* The CPU address index exists only in a debug pool. */
-		if (chainpool_core_dma_to_virt(&pool->core, blocks[i].dma) !=
+		if (chainpool_dma_to_virt(pool, blocks[i].dma) !=
 		    blocks[i].cpu ||
-		    chainpool_core_dma_to_virt(&pool->core,
-					       blocks[i].dma + 1) ||
-		    (pool->core.debug &&
-		     (chainpool_core_virt_to_dma(&pool->core, blocks[i].cpu,
-						 &back) ||
-		      back != blocks[i].dma))) {
+		    chainpool_dma_to_virt(pool, blocks[i].dma + 1)) {
 			if (!bad++)
 				first = i;
 		}
@@ -187,149 +172,117 @@ static void bc_check_lookups(const struct chainpool *pool,
 
 static u32 bc_in_use(const struct chainpool *pool)
 {
-	struct chainpool_core_stats st;
-
-	chainpool_core_get_stats(&pool->core, &st);
-	return st.blocks_in_use;
+	return pool->in_use;
 }
 
-/* Slabs a fill of @n blocks takes, from the plan alone. */
-static u32 bc_expected_slabs(const struct chainpool_plan *plan, u32 n)
+/* Slabs a bulk allocation of @n blocks takes, from the layout alone. */
+static u32 bc_expected_slabs(const struct chainpool *pool, u32 n)
 {
+	u32 seg, per_seg, slabs = 0;
 	u64 have = 0;
-	u32 slabs = 0;
 
 	while (have < n) {
-		have += chainpool_plan_blocks_per_slab(plan,
-				chainpool_plan_order_for(plan, n - have));
+		have += cp_layout(pool, cp_slab_bytes(pool,
+				  cp_order_for(pool, n - have)), &seg, &per_seg);
 		slabs++;
 	}
 	return slabs;
 }
 
-static u64 bc_time_plan_init(void)
-{
-	struct chainpool_plan plan;
-	u64 t = bc_now();
-	u32 i;
-
-	for (i = 0; i < BC_PLAN_CALLS; i++) {
-		/* Vary the size so the calls are not folded into one. */
-		if (chainpool_plan_init(&plan, bc_size + (i & 15) * 16, BC_ALIGN,
-					0, BC_PAGE, 0))
-			bc_fail("plan_init", 0, i);
-	}
-	return bc_now() - t;
-}
-
-static u64 bc_blocks_total(const struct chainpool *pool)
-{
-	struct chainpool_core_stats st;
-
-	chainpool_core_get_stats(&pool->core, &st);
-	return st.blocks_total;
-}
-
-/* A pool of the glue's on @dev, with defaults but the block size. */
 static struct chainpool *bc_create(struct device *dev)
 {
-	const struct chainpool_params params = { 0 };
-
-	return chainpool_create_params("bench", dev, bc_size, BC_ALIGN, 0,
-				       &params);
+	return chainpool_create("bench", dev, bc_size, BC_ALIGN, 0);
 }
 
-/* create: create + fill, then destroy (not timed); fresh memory each run. */
-static void bc_run_create(struct bc_result *res, unsigned int run)
+/* create: create + bulk allocation, then destroy (not timed); fresh memory each run. */
+static void bc_run_create(struct bc_result *res, struct cp_block *blocks,
+			  unsigned int run)
 {
-	struct fake_dma fd;
-	struct device dev = { .init_name = "bench", .fake_dma = &fd };
+	struct device dev = { .name = "bench", .next_dma = BC_DMA_BASE };
+	struct cp_sink sink = { .blocks = blocks };
 	struct chainpool *pool;
 	u64 t;
 
-	fake_dma_init(&fd, BC_DMA_BASE);
 	t = bc_now();
 	pool = bc_create(&dev);
 	BC_CHECK(pool, res->n, 0);
 	if (!pool)
 		return;
-	BC_CHECK(chainpool_fill(pool, res->n, GFP_KERNEL) == 0, res->n, 0);
+	BC_CHECK(chainpool_alloc_bulk(pool, res->n, GFP_KERNEL, cp_sink_store,
+				      &sink) == 0, res->n, 0);
 	res->samples[BC_CREATE][run] = bc_now() - t;
-	BC_CHECK(bc_blocks_total(pool) >= res->n, res->n,
-		 bc_blocks_total(pool));
-	BC_CHECK(pool->core.nr_in_use == 0, res->n, pool->core.nr_in_use);
+	BC_CHECK(pool->blocks >= res->n, res->n, pool->blocks);
+	chainpool_release_all(pool);
 	chainpool_destroy(pool);
-	BC_CHECK(fd.live == 0, res->n, fd.live);
+	BC_CHECK(dev.live == 0, res->n, dev.live);
 }
 
 /*
  * The timed loops, one function each (not inlined: the plain and the
  * locked loops are compiled alike).  Each returns the calls that failed.
  */
-typedef u32 bc_loop_fn(struct chainpool_core *core, struct cp_block *blocks,
+typedef u32 bc_loop_fn(struct chainpool *pool, struct cp_block *blocks,
 		       u32 n);
 
 static noinline u32
-bc_alloc_loop(struct chainpool_core *core, struct cp_block *blocks, u32 n)
+bc_alloc_loop(struct chainpool *pool, struct cp_block *blocks, u32 n)
 {
 	u32 i, failed = 0;
 
 	for (i = 0; i < n; i++)
-		failed += chainpool_core_alloc(core, 0, &blocks[i].cpu,
-					       &blocks[i].dma) != 0;
+		failed += !(blocks[i].cpu = chainpool_alloc(pool, GFP_KERNEL,
+							  &blocks[i].dma));
 	return failed;
 }
 
 static noinline u32
-bc_alloc_loop_locked(struct chainpool_core *core, struct cp_block *blocks,
+bc_alloc_loop_locked(struct chainpool *pool, struct cp_block *blocks,
 		     u32 n)
 {
 	u32 i, failed = 0;
 
 	for (i = 0; i < n; i++) {
 		pthread_mutex_lock(&bc_lock);
-		failed += chainpool_core_alloc(core, 0, &blocks[i].cpu,
-					       &blocks[i].dma) != 0;
+		failed += !(blocks[i].cpu = chainpool_alloc(pool, GFP_KERNEL,
+							  &blocks[i].dma));
 		pthread_mutex_unlock(&bc_lock);
 	}
 	return failed;
 }
 
 static noinline u32
-bc_free_loop(struct chainpool_core *core, struct cp_block *blocks, u32 n)
+bc_free_loop(struct chainpool *pool, struct cp_block *blocks, u32 n)
 {
-	u32 i, failed = 0;
+	u32 i;
 
 	for (i = 0; i < n; i++)
-		failed += chainpool_core_free(core, blocks[i].cpu,
-					      blocks[i].dma) != 0;
-	return failed;
+		chainpool_free(pool, blocks[i].cpu, blocks[i].dma);
+	return 0;
 }
 
 static noinline u32
-bc_free_loop_locked(struct chainpool_core *core, struct cp_block *blocks,
+bc_free_loop_locked(struct chainpool *pool, struct cp_block *blocks,
 		    u32 n)
 {
-	u32 i, failed = 0;
+	u32 i;
 
 	for (i = 0; i < n; i++) {
 		pthread_mutex_lock(&bc_lock);
-		failed += chainpool_core_free(core, blocks[i].cpu,
-					      blocks[i].dma) != 0;
+		chainpool_free(pool, blocks[i].cpu, blocks[i].dma);
 		pthread_mutex_unlock(&bc_lock);
 	}
-	return failed;
+	return 0;
 }
 
 /* Lookups that did not return the block's own CPU address. */
 static noinline u32
-bc_lookup_loop(const struct chainpool_core *core,
+bc_lookup_loop(struct chainpool *pool,
 	       const struct cp_block *blocks, u32 n)
 {
 	u32 i, wrong = 0;
 
 	for (i = 0; i < n; i++)
-		wrong += chainpool_core_dma_to_virt(core, blocks[i].dma) !=
+		wrong += chainpool_dma_to_virt(pool, blocks[i].dma) !=
 			 blocks[i].cpu;
 	return wrong;
 }
@@ -347,7 +300,7 @@ static void bc_time_loop(struct bc_result *res, enum bc_op op,
 	u64 t;
 
 	t = bc_now();
-	failed = loop(&pool->core, blocks, res->n);
+	failed = loop(pool, blocks, res->n);
 	res->samples[op][run] = bc_now() - t;
 	if (failed)
 		bc_fail(bc_op_name[op], res->n, failed);
@@ -360,36 +313,31 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 	const u32 n = res->n;
 	struct cp_sink sink = { .blocks = blocks };
 	u64 sum, xor, t;
-	struct fake_dma fd;
-	struct device dev = { .init_name = "bench", .fake_dma = &fd };
+	struct device dev = { .name = "bench", .next_dma = BC_DMA_BASE };
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned int run;
 	u32 i;
 
 	for (run = 0; run < bc_runs; run++)
-		bc_run_create(res, run);
+		bc_run_create(res, blocks, run);
 
 	/* One pool for the rest, its memory touched once before timing. */
-	fake_dma_init(&fd, BC_DMA_BASE);
 	pool = bc_create(&dev);
-	if (!pool || chainpool_fill(pool, n, GFP_KERNEL)) {
+	if (!pool || chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
+					  &sink)) {
 		bc_fail("fill", n, 0);
 		chainpool_destroy(pool);
 		return;
 	}
+	chainpool_release_all(pool);
 	chainpool_get_stats(pool, &st);
 	res->nr_slabs = st.nr_slabs;
 	res->dma_bytes = st.dma_bytes;
-	BC_CHECK(res->nr_slabs == bc_expected_slabs(&pool->core.plan, n), n,
+	BC_CHECK(res->nr_slabs == bc_expected_slabs(pool, n), n,
 		 res->nr_slabs);
-	for (i = 0; i < res->nr_slabs; i++) {
-		const struct chainpool_slab *slab =
-			&chainpool_core_table(&pool->core)->slabs[i];
-
-		memset(slab->cpu, 0,
-		       chainpool_plan_slab_bytes(&pool->core.plan, slab->order));
-	}
+	for (i = 0; i < res->nr_slabs; i++)
+		memset(pool->slabs[i]->cpu, 0, pool->slabs[i]->bytes);
 	memset(blocks, 0, (size_t)n * sizeof(*blocks));
 	memset(floor_buf, 0, (size_t)n * bc_size);
 
@@ -400,8 +348,8 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 		sink.calls = 0;
 		sink.out_of_order = false;
 		t = bc_now();
-		BC_CHECK(chainpool_core_alloc_bulk(&pool->core, n, 0, cp_sink_store,
-						   &sink) == 0, n, 0);
+		BC_CHECK(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store,
+					      &sink) == 0, n, 0);
 		res->samples[BC_BULK][run] = bc_now() - t;
 		BC_CHECK(sink.calls == n, n, sink.calls);
 		BC_CHECK(!sink.out_of_order, n, 0);
@@ -409,7 +357,7 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 
 		/* lookup of every block, checked as it goes */
 		t = bc_now();
-		lookups_wrong = bc_lookup_loop(&pool->core, blocks, n);
+		lookups_wrong = bc_lookup_loop(pool, blocks, n);
 		res->samples[BC_LOOKUP][run] = bc_now() - t;
 		BC_CHECK(lookups_wrong == 0, n, lookups_wrong);
 		if (!run) {
@@ -419,11 +367,10 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 
 		/* whole-pool release */
 		t = bc_now();
-		BC_CHECK(chainpool_core_release_all(&pool->core) == 0, n, 0);
+		chainpool_release_all(pool);
 		res->samples[BC_RELEASE][run] = bc_now() - t;
 		BC_CHECK(bc_in_use(pool) == 0, n, bc_in_use(pool));
-		BC_CHECK(!chainpool_core_dma_to_virt(&pool->core, blocks[0].dma),
-			 n, 0);
+		BC_CHECK(!chainpool_dma_to_virt(pool, blocks[0].dma), n, 0);
 
 		/*
 		 * The floor: the same bytes written once.  It also leaves the
@@ -450,7 +397,7 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 		bc_check_digest(blocks, n, sum, xor);
 		if (!run)
 			bc_check_lookups(pool, blocks, n, "from the free list");
-		BC_CHECK(chainpool_core_release_all(&pool->core) == 0, n, 0);
+		chainpool_release_all(pool);
 
 		/* the same per-block loops, a mutex around each call */
 		memset(floor_buf, run + 2, (size_t)n * bc_size);
@@ -459,11 +406,11 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 		bc_check_digest(blocks, n, sum, xor);
 		bc_time_loop(res, BC_FREE_MUTEX, run, bc_free_loop_locked,
 			     pool, blocks, 0);
-		BC_CHECK(chainpool_core_release_all(&pool->core) == 0, n, 0);
+		chainpool_release_all(pool);
 	}
-	BC_CHECK(pool->core.nr_in_use == 0, n, pool->core.nr_in_use);
+	BC_CHECK(pool->in_use == 0, n, pool->in_use);
 	chainpool_destroy(pool);
-	BC_CHECK(fd.live == 0, n, fd.live);
+	BC_CHECK(dev.live == 0, n, dev.live);
 }
 
 static double bc_per_block(const struct bc_result *res, enum bc_op op)
@@ -495,12 +442,11 @@ static double bc_mutex_ns(const struct bc_result *res)
 	return (locked - plain) / (2.0 * res->n);
 }
 
-static void bc_print(const struct bc_result *res, unsigned int nr_n,
-		     u64 plan_ns)
+static void bc_print(const struct bc_result *res, unsigned int nr_n)
 {
 	unsigned int i, op;
 
-	printf("chainpool core, %zu B blocks aligned to %u, ns per block (median of %u runs)\n",
+	printf("chainpool, %zu B blocks aligned to %u, ns per block (median of %u runs)\n",
 	       bc_size, BC_ALIGN, bc_runs);
 	printf("%-18s", "N");
 	for (i = 0; i < nr_n; i++)
@@ -531,8 +477,7 @@ static void bc_print(const struct bc_result *res, unsigned int nr_n,
 	printf("\n%-18s", "lookup/bulk");
 	for (i = 0; i < nr_n; i++)
 		printf(" %11.2fx", bc_ratio(&res[i], BC_LOOKUP, BC_BULK));
-	printf("\nplan_init: %.1f ns per call (median of %u x %u calls)\n",
-	       (double)plan_ns / BC_PLAN_CALLS, bc_runs, BC_PLAN_CALLS);
+	printf("\n");
 }
 
 static void bc_cpu_model(char *buf, size_t len)
@@ -560,7 +505,7 @@ static void bc_cpu_model(char *buf, size_t len)
 }
 
 static int bc_write_json(const char *path, const struct bc_result *res,
-			 unsigned int nr_n, u64 plan_ns)
+			 unsigned int nr_n)
 {
 	FILE *f = fopen(path, "w");
 	char cpu[128];
@@ -575,8 +520,7 @@ static int bc_write_json(const char *path, const struct bc_result *res,
 		cpu, sysconf(_SC_NPROCESSORS_ONLN));
 	fprintf(f, "  \"block_size\": %zu,\n  \"align\": %u,\n  \"runs\": %u,\n",
 		bc_size, BC_ALIGN, bc_runs);
-	fprintf(f, "  \"plan_init_ns_per_call\": %.2f,\n  \"results\": [\n",
-		(double)plan_ns / BC_PLAN_CALLS);
+	fprintf(f, "  \"results\": [\n");
 	for (i = 0; i < nr_n; i++) {
 		fprintf(f, "    {\"n\": %u, \"slabs\": %u, \"dma_bytes\": %llu,\n",
 			res[i].n, res[i].nr_slabs,
@@ -637,13 +581,11 @@ int main(int argc, char **argv)
 	char default_n[] = "10000,373959,1000000";
 	struct bc_result res[BC_MAX_N] = { 0 };
 	const char *out = NULL;
-	u64 plan_samples[64];
 	u32 ns[BC_MAX_N], max_n = 0;
 	struct cp_block *blocks;
 	unsigned int nr_n, i, op;
 	char *n_arg = default_n;
 	u8 *floor_buf;
-	u64 plan_ns;
 	int c;
 
 	while ((c = getopt(argc, argv, "n:r:s:o:")) != -1) {
@@ -697,12 +639,8 @@ int main(int argc, char **argv)
 			res[i].median[op] = bc_median(res[i].samples[op],
 						      bc_runs);
 	}
-	for (i = 0; i < bc_runs; i++)
-		plan_samples[i] = bc_time_plan_init();
-	plan_ns = bc_median(plan_samples, bc_runs);
-
-	bc_print(res, nr_n, plan_ns);
-	if (out && bc_write_json(out, res, nr_n, plan_ns))
+	bc_print(res, nr_n);
+	if (out && bc_write_json(out, res, nr_n))
 		bc_errors++;
 	for (i = 0; i < nr_n; i++)
 		for (op = 0; op < BC_NR_OPS; op++)

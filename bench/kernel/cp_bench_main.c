@@ -8,8 +8,9 @@
  *   page_carve       one dma_alloc_coherent() per page, carved into blocks
  *                    (the approach of the 2018 mpt3sas patch); the frees
  *                    give the pages back, blocks need no freeing
- *   chainpool        create + fill + N allocs; N frees + destroy, slabs
- *                    capped at the default (128 KiB)
+ *   chainpool        create + N allocs, the pool growing as they come;
+ *                    N frees + destroy, slabs capped at the default
+ *                    (128 KiB)
  *   chainpool_1page  the same with every slab one page
  *   chainpool_bulk   what the driver does: create + one bulk allocation
  *                    of the N blocks; one whole-pool release + destroy
@@ -20,13 +21,13 @@
  * Each (allocator, N) gives one line in the kernel log:
  *
  *   cp_bench: record allocator=A n=N size=S align=A create_ns=T
- *     destroy_ns=T coherent_allocs=C metadata_bytes=M fill_ns=T
+ *     destroy_ns=T coherent_allocs=C metadata_bytes=M
  *
  * (memset_floor: up to create_ns) and a KTAP result, so that the VM
  * harness notices a failure.  create_ns covers the create and every
  * alloc, destroy_ns every free (or the whole-pool release) and the
- * destroy; fill_ns is the part of chainpool's create_ns spent in
- * chainpool_fill().  Every allocator stores each block's CPU and DMA
+ * destroy; fill_ns is the part of chainpool_bulk's create_ns spent
+ * getting the slabs.  Every allocator stores each block's CPU and DMA
  * address in the same caller array (cpb_blocks), as the driver's
  * chain_lookup does, so that the comparison is fair.  With repeat=R each
  * phase reports its fastest of R runs (fewer once a run took more than
@@ -42,13 +43,16 @@
  * blocks.  For dma_pool an estimate: one kmalloc()ed struct dma_page per
  * coherent allocation (40 bytes in kmalloc-64 before Linux 6.4, 32 bytes
  * in kmalloc-32 from 6.4 on) plus the pool (kmalloc-128).  page_carve:
- * its page table.  chainpool: chainpool_get_stats()'s meta_bytes.  The
+ * its page table.  chainpool: its slab records and arrays.  The
  * caller's array of blocks is not counted for anyone: the driver keeps
  * its own.
  *
  * The device is the first PCI device matching pci_id (QEMU's edu device
  * by default), else a platform device registered for the run.
  */
+/* Included, so that a run can set chainpool_slab_kb for its pools. */
+#include "chainpool.c"
+
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
@@ -65,7 +69,6 @@
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
 
-#include "chainpool_pool.h"
 #include "cp_testdev.h"
 
 #define CPB_MAX_N	8
@@ -125,7 +128,7 @@ struct cpb_block {
 
 /*
  * One run's numbers; destroy_ns is meaningless for the floor, fill_ns
- * (the part of create_ns chainpool_fill() took) for all but chainpool.
+ * (the part of create_ns getting the slabs) for all but chainpool_bulk.
  */
 struct cpb_result {
 	u64 create_ns;
@@ -265,10 +268,14 @@ static int cpb_run_page_carve(unsigned int nr, struct cpb_result *r)
 /* A pool of the run's blocks, slabs of up to @slab_bytes (0: default) */
 static struct chainpool *cpb_chainpool_create(u64 slab_bytes)
 {
-	struct chainpool_params params = { .slab_bytes = slab_bytes };
+	unsigned int was = chainpool_slab_kb;
+	struct chainpool *pool;
 
-	return chainpool_create_params("cp_bench", cpb_td.dev, size, align, 0,
-				       &params);
+	if (slab_bytes)
+		chainpool_slab_kb = slab_bytes >> 10;
+	pool = chainpool_create("cp_bench", cpb_td.dev, size, align, 0);
+	chainpool_slab_kb = was;
+	return pool;
 }
 
 /* What a chainpool says of itself once it holds the run's blocks */
@@ -277,9 +284,9 @@ static void cpb_chainpool_record(struct chainpool *pool, struct cpb_result *r)
 	struct chainpool_stats st;
 
 	chainpool_get_stats(pool, &st);
-	r->fill_ns = st.fill_ns;
 	r->coherent_allocs = st.nr_slabs;
-	r->metadata_bytes = st.meta_bytes;
+	r->metadata_bytes = sizeof(*pool) + st.nr_slabs *
+			    (sizeof(struct cp_slab) + 2 * sizeof(pool->slabs[0]));
 }
 
 static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
@@ -287,22 +294,18 @@ static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 {
 	struct chainpool *pool;
 	unsigned int i, got = 0;
-	int ret;
 	u64 t;
 
 	t = ktime_get_ns();
 	pool = cpb_chainpool_create(slab_bytes);
 	if (!pool)
 		return -ENOMEM;
-	ret = chainpool_fill(pool, nr, GFP_KERNEL);
-	if (!ret) {
-		for (got = 0; got < nr; got++) {
-			cpb_blocks[got].cpu = chainpool_alloc(pool, GFP_KERNEL,
-							      &cpb_blocks[got].dma);
-			if (!cpb_blocks[got].cpu)
-				break;
-			cpb_resched(got);
-		}
+	for (got = 0; got < nr; got++) {
+		cpb_blocks[got].cpu = chainpool_alloc(pool, GFP_KERNEL,
+						      &cpb_blocks[got].dma);
+		if (!cpb_blocks[got].cpu)
+			break;
+		cpb_resched(got);
 	}
 	r->create_ns = ktime_get_ns() - t;
 	cpb_chainpool_record(pool, r);
@@ -314,9 +317,7 @@ static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,
 	}
 	chainpool_destroy(pool);
 	r->destroy_ns = ktime_get_ns() - t;
-	if (ret || got < nr)
-		return -ENOMEM;
-	return 0;
+	return got < nr ? -ENOMEM : 0;
 }
 
 /* Stores each block of a bulk allocation in the caller's array. */
@@ -343,8 +344,13 @@ static int cpb_run_chainpool_bulk(unsigned int nr, struct cpb_result *r)
 	pool = cpb_chainpool_create(0);
 	if (!pool)
 		return -ENOMEM;
-	ret = chainpool_alloc_bulk(pool, nr, GFP_KERNEL, cpb_store,
-				   cpb_blocks);
+	/* the slabs first, as the bulk allocation itself would get them */
+	r->fill_ns = ktime_get_ns();
+	ret = cp_grow(pool, nr, GFP_KERNEL);
+	r->fill_ns = ktime_get_ns() - r->fill_ns;
+	if (!ret)
+		ret = chainpool_alloc_bulk(pool, nr, GFP_KERNEL, cpb_store,
+					   cpb_blocks);
 	r->create_ns = ktime_get_ns() - t;
 	cpb_chainpool_record(pool, r);
 

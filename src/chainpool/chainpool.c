@@ -1,405 +1,718 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * chainpool: a pool's calls, as dma_pool's.  A spinlock per pool
- * serialises the core (chainpool_core.c); the pool grows in
- * chainpool_grow.c, and its DMA addresses are looked up lock-free under
- * RCU.  Builds in the kernel and, with tests/unit/kernel/, in user space.
+ * chainpool: a pool of fixed-size coherent DMA blocks, carved from a few
+ * large slabs.
+ *
+ * A free block holds the link to the next free block and its own DMA
+ * address, so alloc and free are O(1).  Blocks never handed out are taken
+ * by a bump cursor over the slabs, so filling a pool costs O(slabs), and
+ * resetting the list and the cursor gives every block back at once.  The
+ * slabs are kept in the order they came (the cursor's) and sorted by DMA
+ * address (for bsearch()); growth builds both arrays anew outside the
+ * spinlock and swaps them in under it.
  */
+#include <linux/bitmap.h>
+#include <linux/bsearch.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
-#include <linux/gfp.h>
-#include <linux/ktime.h>
-#include <linux/printk.h>
-#include <linux/rcupdate.h>
+#include <linux/dma-mapping.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "chainpool_pool.h"
+#include "chainpool.h"
 
-/**
- * chainpool_create_params() - create a pool with explicit settings
- * @name: pool name, for messages and debugfs
- * @dev: device the blocks are for
- * @size: block size
- * @align: block alignment, 0 or a power of two
- * @boundary: 0, or a power of two not below @size that blocks must not cross
- * @params: slab cap, debug and fault injection settings
- *
- * Like dma_pool_create(), no memory is allocated for blocks yet; see
- * chainpool_fill().  chainpool_create() calls it with the module
- * parameters; tests call it with their own settings.
- *
- * Context: may sleep.
- * Return: the pool, or NULL.
- */
-struct chainpool *chainpool_create_params(const char *name,
-					  struct device *dev, size_t size,
-					  size_t align, size_t boundary,
-					  const struct chainpool_params *params)
+/* Same patterns as mm/dmapool.c, so dumps look familiar. */
+#define CP_POISON_FREED		0xa7
+#define CP_POISON_ALLOCATED	0xa5
+#define CP_MIN_ALIGN		16U
+#define CP_MAX_SIZE		BIT(30)
+/* Most blocks, and bytes of blocks, a bulk allocation takes per lock hold. */
+#define CP_BATCH_BLOCKS		512U
+#define CP_BATCH_BYTES		(64U << 10)
+#define CP_SLAB_KB_MAX		4096U
+
+static unsigned int chainpool_slab_kb = 128;
+static bool chainpool_debug;
+
+/* A power of two from one page to 4 MiB; others are rounded, loudly. */
+static int cp_slab_kb_set(const char *val, const struct kernel_param *kp)
 {
-	u64 start = ktime_get_ns();
-	struct chainpool_plan plan;
-	struct chainpool *pool;
+	unsigned int kb, min = max_t(unsigned int, PAGE_SIZE >> 10, 1), use;
+	int ret = kstrtouint(val, 0, &kb);
 
-	if (!name || !dev)
-		return NULL;
-	if (chainpool_plan_init(&plan, size, align, boundary, PAGE_SIZE,
-				params->slab_bytes))
-		return NULL;
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
-	if (!pool)
-		return NULL;
-	spin_lock_init(&pool->lock);
-	chainpool_core_init(&pool->core, &plan, params->debug);
-	pool->fault.fail_at = params->fail_slab;
-	pool->fault.fail_max_order = params->fail_max_order;
-	pool->dev = dev;
-	strscpy(pool->name, name, sizeof(pool->name));
-	chainpool_debugfs_add(pool);
-	pool->create_ns = ktime_get_ns() - start;
-	return pool;
+	if (ret)
+		return ret;
+	use = rounddown_pow_of_two(clamp(kb, min, CP_SLAB_KB_MAX));
+	if (use != kb)
+		pr_warn("chainpool: chainpool_slab_kb=%u is not a power of two in [%u, %u], using %u\n",
+			kb, min, CP_SLAB_KB_MAX, use);
+	*(unsigned int *)kp->arg = use;
+	return 0;
 }
 
-/**
- * chainpool_fill() - allocate slabs until the pool holds some blocks
- * @pool: the pool
- * @nr_blocks: blocks the pool must hold in total
- * @gfp: allocation flags
- *
- * Uses slabs of the largest order and sizes the last one to what is
- * missing, so a pool filled with what the driver needs does not grow on
- * alloc.  Costs O(slabs), independent of @nr_blocks.
- *
- * Return: 0, or -ENOMEM; slabs added before a failure stay in the pool.
- */
-int chainpool_fill(struct chainpool *pool, unsigned int nr_blocks, gfp_t gfp)
+static const struct kernel_param_ops cp_slab_kb_ops = {
+	.set = cp_slab_kb_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(chainpool_slab_kb, &cp_slab_kb_ops, &chainpool_slab_kb, 0444);
+MODULE_PARM_DESC(chainpool_slab_kb,
+		 "largest chainpool slab in KiB, a power of two up to 4096 (default 128)");
+module_param(chainpool_debug, bool, 0444);
+MODULE_PARM_DESC(chainpool_debug,
+		 "poison freed chainpool blocks and check frees (default off)");
+
+/* The first bytes of a free block. */
+struct cp_free {
+	struct cp_free *next;
+	dma_addr_t dma;
+};
+
+/* One coherent buffer and how its blocks lie. */
+struct cp_slab {
+	void *cpu;
+	dma_addr_t dma;
+	u32 bytes;
+	u32 seg;		/* blocks never cross a segment's end */
+	u32 per_seg;		/* blocks per segment */
+	u32 nr_blocks;
+	u32 nr;			/* place in the cursor's order */
+	struct cp_slab *next;	/* next slab of a growth under way */
+	unsigned long map[];	/* debug: a bit per block handed out */
+};
+
+struct chainpool {
+	spinlock_t lock;		/* what follows, up to @dev */
+	struct mutex grow_lock;		/* one growth at a time */
+	struct cp_free *free;		/* the last block freed */
+	u32 carve_slab;			/* the cursor: its slab, */
+	u32 carve_next;			/* and the next block never used */
+	u64 in_use;
+	u64 blocks;
+	u32 nr_slabs;
+	struct cp_slab **slabs;		/* in the order they came */
+	struct cp_slab **by_dma;	/* sorted by DMA address */
+	u32 fallbacks;			/* slabs retried at a smaller order */
+	u32 rejected;			/* slabs breaking the layout */
+	struct device *dev;
+	u32 size;
+	u32 align;
+	u32 boundary;			/* 0: none */
+	u32 stride;
+	unsigned int min_order;		/* one block in whole pages */
+	unsigned int max_order;		/* chainpool_slab_kb */
+	bool debug;			/* poison, check frees against maps */
+	struct dentry *debugfs;
+	char name[32];
+};
+
+static u32 cp_footprint(const struct chainpool *pool)
 {
-	u64 start = ktime_get_ns();
+	return max_t(u32, pool->size, sizeof(struct cp_free));
+}
+
+static u32 cp_slab_bytes(const struct chainpool *pool, unsigned int order)
+{
+	/* One block in whole pages, not rounded up to a power of two. */
+	if (order == pool->min_order)
+		return PAGE_ALIGN(cp_footprint(pool));
+	return PAGE_SIZE << order;
+}
+
+/*
+ * Segments keep blocks within the boundary and, below a page, within a
+ * page (as dma_pool does); a slab's blocks then need its DMA address
+ * aligned only to the segment, not to its own size.
+ */
+static u32 cp_layout(const struct chainpool *pool, u32 bytes, u32 *seg,
+		     u32 *per_seg)
+{
+	u32 s = bytes, fp = cp_footprint(pool);
+
+	if (pool->boundary && pool->boundary < s)
+		s = pool->boundary;
+	if (pool->size < PAGE_SIZE && PAGE_SIZE < s)
+		s = PAGE_SIZE;
+	s = min(max(s, pool->align), bytes);
+	*seg = s;
+	*per_seg = s < fp ? 0 : (s - fp) / pool->stride + 1;
+	return bytes / s * *per_seg;
+}
+
+static unsigned int cp_order_for(const struct chainpool *pool, u64 blocks)
+{
+	unsigned int order;
+	u32 seg, per_seg;
+
+	for (order = pool->min_order; order < pool->max_order; order++)
+		if (cp_layout(pool, cp_slab_bytes(pool, order), &seg,
+			      &per_seg) >= blocks)
+			break;
+	return order;
+}
+
+static bool cp_crosses(u64 start, u64 len, u64 line)
+{
+	return line && (start & (line - 1)) + len > line;
+}
+
+/* The HBA's rule: no block crosses a 4 GiB line; nor the boundary. */
+static bool cp_fits(const struct chainpool *pool, const struct cp_slab *s)
+{
+	if (s->dma & (pool->align - 1))
+		return false;
+	if (s->seg < s->bytes)
+		return !(s->dma & (s->seg - 1));
+	return !cp_crosses(s->dma, s->bytes, pool->boundary) &&
+	       !cp_crosses(s->dma, s->bytes, 1ULL << 32);
+}
+
+static void cp_slab_put(struct chainpool *pool, struct cp_slab *s)
+{
+	dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
+	kfree(s);
+}
+
+/* A slab of @order or, when memory or the layout says no, a smaller one. */
+static struct cp_slab *cp_slab_get(struct chainpool *pool, unsigned int order,
+				   gfp_t gfp)
+{
+	struct cp_slab *s;
+	u32 bytes, seg, per_seg, blocks;
+
+	if (chainpool_fault(CHAINPOOL_FAULT_SLAB, pool->name, pool->dev))
+		return NULL;
+	for (;; order--) {
+		bytes = cp_slab_bytes(pool, order);
+		blocks = cp_layout(pool, bytes, &seg, &per_seg);
+		s = kzalloc(sizeof(*s) + (pool->debug ?
+			    BITS_TO_LONGS(blocks) * sizeof(long) : 0), gfp);
+		if (!s)
+			return NULL;
+		s->bytes = bytes;
+		s->seg = seg;
+		s->per_seg = per_seg;
+		s->nr_blocks = blocks;
+		if (order == pool->max_order && order > pool->min_order &&
+		    chainpool_fault(CHAINPOOL_FAULT_TOP_SLAB, pool->name,
+				    pool->dev))
+			s->cpu = NULL;
+		else
+			s->cpu = dma_alloc_coherent(pool->dev, bytes, &s->dma,
+						    order > pool->min_order ?
+						    gfp | __GFP_NOWARN : gfp);
+		if (s->cpu && cp_fits(pool, s))
+			return s;
+		if (s->cpu) {
+			pool->rejected++;
+			dma_free_coherent(pool->dev, bytes, s->cpu, s->dma);
+		}
+		kfree(s);
+		if (order == pool->min_order)
+			return NULL;
+		pool->fallbacks++;
+	}
+}
+
+static int cp_cmp_slab(const void *a, const void *b)
+{
+	const struct cp_slab *x = *(struct cp_slab * const *)a;
+	const struct cp_slab *y = *(struct cp_slab * const *)b;
+
+	return x->dma < y->dma ? -1 : x->dma > y->dma;
+}
+
+/* Add slabs for at least @want blocks, sleeping; the spinlock is held O(1). */
+static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
+{
+	struct cp_slab *new = NULL, *s, **tab, **old;
 	unsigned long flags;
-	int ret;
+	u32 n = 0, total, i;
+	u64 got = 0;
 
-	ret = chainpool_grow(pool, nr_blocks, true, gfp);
+	if (!gfpflags_allow_blocking(gfp))
+		return -ENOMEM;
+	mutex_lock(&pool->grow_lock);
+	while (got < want) {
+		s = cp_slab_get(pool, cp_order_for(pool, want - got), gfp);
+		if (!s)
+			goto fail;
+		s->next = new;
+		new = s;
+		got += s->nr_blocks;
+		n++;
+	}
+	/* Only growth changes the arrays, and the mutex keeps others out. */
+	total = pool->nr_slabs + n;
+	tab = kvmalloc_array(2 * (size_t)total, sizeof(*tab), gfp);
+	if (!tab)
+		goto fail;
+	if (pool->nr_slabs)
+		memcpy(tab, pool->slabs, pool->nr_slabs * sizeof(*tab));
+	for (i = total, s = new; s; s = s->next) {
+		s->nr = --i;
+		tab[i] = s;
+	}
+	memcpy(tab + total, tab, total * sizeof(*tab));
+	sort(tab + total, total, sizeof(*tab), cp_cmp_slab, NULL);
+
 	spin_lock_irqsave(&pool->lock, flags);
-	pool->fill_ns += ktime_get_ns() - start;
+	old = pool->slabs;
+	pool->slabs = tab;
+	pool->by_dma = tab + total;
+	pool->nr_slabs = total;
+	pool->blocks += got;
 	spin_unlock_irqrestore(&pool->lock, flags);
-	return ret;
+	mutex_unlock(&pool->grow_lock);
+	kvfree(old);
+	return 0;
+fail:
+	mutex_unlock(&pool->grow_lock);
+	while (new) {
+		s = new;
+		new = s->next;
+		cp_slab_put(pool, s);
+	}
+	return -ENOMEM;
 }
 
-static void chainpool_report_corruption(struct chainpool *pool, void *vaddr,
-					dma_addr_t dma)
+static int cp_cmp_dma(const void *key, const void *elt)
 {
-	dev_err(pool->dev, "chainpool %s: block %p (dma %pad) written after free; bad links are not followed\n",
-		pool->name, vaddr, &dma);
-	print_hex_dump(KERN_ERR, "", DUMP_PREFIX_OFFSET, 16, 1, vaddr,
-		       min_t(u32, pool->core.plan.size, 256), true);
+	dma_addr_t dma = *(const dma_addr_t *)key;
+	const struct cp_slab *s = *(struct cp_slab * const *)elt;
+
+	if (dma < s->dma)
+		return -1;
+	return dma - s->dma >= s->bytes;
+}
+
+static u32 cp_offset(const struct chainpool *pool, const struct cp_slab *s,
+		     u32 idx)
+{
+	/* No gaps between segments: no division on the carve path. */
+	if (s->per_seg * pool->stride == s->seg)
+		return idx * pool->stride;
+	return idx / s->per_seg * s->seg + idx % s->per_seg * pool->stride;
+}
+
+/* The slab and index of the block at @dma, if it is a block's start. */
+static struct cp_slab *cp_find(const struct chainpool *pool, dma_addr_t dma,
+			       u32 *idx)
+{
+	struct cp_slab **p, *s;
+	u32 off, in, slot;
+
+	p = bsearch(&dma, pool->by_dma, pool->nr_slabs, sizeof(*p),
+		    cp_cmp_dma);
+	if (!p)
+		return NULL;
+	s = *p;
+	off = dma - s->dma;
+	in = off % s->seg;
+	slot = in / pool->stride;
+	if (in % pool->stride || slot >= s->per_seg)
+		return NULL;
+	*idx = off / s->seg * s->per_seg + slot;
+	return *idx < s->nr_blocks ? s : NULL;
+}
+
+/* Pop a free block, or carve one; the caller holds the lock. */
+static void *cp_take(struct chainpool *pool, dma_addr_t *dma)
+{
+	struct cp_free *f = pool->free;
+	struct cp_slab *s;
+	void *vaddr = f;
+	u32 off, idx;
+
+	if (f) {
+		pool->free = f->next;
+		*dma = f->dma;
+	} else {
+		if (pool->carve_slab >= pool->nr_slabs)
+			return NULL;
+		s = pool->slabs[pool->carve_slab];
+		off = cp_offset(pool, s, pool->carve_next);
+		if (++pool->carve_next == s->nr_blocks) {
+			pool->carve_slab++;
+			pool->carve_next = 0;
+		}
+		*dma = s->dma + off;
+		vaddr = s->cpu + off;
+	}
+	pool->in_use++;
+	if (pool->debug) {
+		/* A block written to while free is no longer poisoned. */
+		s = cp_find(pool, *dma, &idx);
+		if (!s || __test_and_set_bit(idx, s->map) ||
+		    (f && memchr_inv(f + 1, CP_POISON_FREED,
+				     pool->size > sizeof(*f) ?
+				     pool->size - sizeof(*f) : 0)))
+			dev_err(pool->dev, "chainpool %s: block %p corrupted while free\n",
+				pool->name, vaddr);
+		memset(vaddr, CP_POISON_ALLOCATED, pool->size);
+	}
+	return vaddr;
 }
 
 /**
  * chainpool_alloc() - allocate a block, as dma_pool_alloc()
  * @pool: the pool
- * @gfp: allocation flags, used when the pool must grow; __GFP_ZERO zeroes
+ * @gfp: allocation flags; __GFP_ZERO zeroes the block
  * @dma: set to the block's DMA address
  *
- * O(1) unless the pool is empty and grows by one slab.  When @gfp does
- * not allow sleeping, a slab the growth has to give back (one that breaks
- * the layout, or that cannot be added) is parked instead of freed, since
- * dma_free_coherent() must not run with interrupts off; parked slabs are
- * freed by the next growth that may sleep, or by chainpool_destroy().
- *
- * Context: any, if @gfp does not allow sleeping.
+ * Context: any; growing the pool needs a gfp that may sleep.
  * Return: the block's CPU address, or NULL.
  */
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 {
-	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
-	unsigned long irqflags;
-	u64 nr_blocks = 0;
+	u32 top, seg, per_seg;
+	unsigned long flags;
 	void *vaddr;
-	int ret;
 
 	for (;;) {
-		spin_lock_irqsave(&pool->lock, irqflags);
-		ret = chainpool_core_alloc(&pool->core, flags, &vaddr, dma);
-		if (ret == -ENOMEM)
-			nr_blocks = chainpool_core_nr_blocks(&pool->core);
-		spin_unlock_irqrestore(&pool->lock, irqflags);
-		if (ret == -EFAULT) {
-			/* debug only: the list was dropped, carve instead */
-			dev_err(pool->dev, "chainpool %s: free list head corrupted, list dropped\n",
-				pool->name);
-			continue;
-		}
-		if (ret != -ENOMEM)
+		spin_lock_irqsave(&pool->lock, flags);
+		vaddr = cp_take(pool, dma);
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (vaddr)
 			break;
-		/* Grow by one slab of the largest order. */
-		if (chainpool_grow(pool, nr_blocks + 1, false, gfp))
+		/* Double the pool, by one slab of the largest order at most. */
+		top = cp_layout(pool, cp_slab_bytes(pool, pool->max_order),
+				&seg, &per_seg);
+		if (cp_grow(pool, clamp_t(u64, READ_ONCE(pool->blocks), 1, top),
+			    gfp))
 			return NULL;
 	}
-	if (ret == -EIO)
-		chainpool_report_corruption(pool, vaddr, *dma);
+	if (gfp & __GFP_ZERO)
+		memset(vaddr, 0, pool->size);
 	return vaddr;
-}
-
-/**
- * chainpool_alloc_bulk() - allocate many blocks in one pass
- * @pool: the pool
- * @count: blocks wanted
- * @gfp: allocation flags for the slabs the pool may need first;
- *	__GFP_ZERO zeroes the blocks
- * @fn: called once per block with its CPU and DMA address, in order
- *	(index 0 to @count - 1), under the pool's spinlock with interrupts
- *	off: it must only store them
- * @ctx: passed to @fn
- *
- * Grows the pool as chainpool_fill() does until @count more blocks are
- * free and reserves them, then hands them out in batches of
- * chainpool_core_batch() blocks (512 of 128 bytes), one hold of the lock
- * each, so that interrupts are never off for more than a batch: blocks
- * never used are carved with a running offset, without a call per block.
- * Single allocations and frees may run between the batches; they leave
- * the reserved blocks alone.  All or nothing: on failure @fn was not
- * called and no block is in use; slabs the growth added stay in the pool
- * until it is released or destroyed.  Pairs with chainpool_release_all()
- * for callers that fill a pool once and give everything back at once,
- * such as the driver's chain pool.
- *
- * Context: may sleep if @gfp allows (then between batches too); see
- * chainpool_alloc().
- * Return: 0, or -ENOMEM.
- */
-int chainpool_alloc_bulk(struct chainpool *pool, unsigned int count,
-			 gfp_t gfp, chainpool_bulk_fn fn, void *ctx)
-{
-	unsigned int flags = gfp & __GFP_ZERO ? CHAINPOOL_ALLOC_ZERO : 0;
-	u32 batch = chainpool_core_batch(&pool->core), index = 0, from;
-	unsigned long irqflags;
-	bool eio = false;
-	u64 want, start;
-	int ret;
-
-	for (;;) {
-		/* Again each time: others may have taken blocks meanwhile. */
-		spin_lock_irqsave(&pool->lock, irqflags);
-		want = (u64)pool->core.nr_in_use + pool->core.nr_reserved +
-		       count;
-		spin_unlock_irqrestore(&pool->lock, irqflags);
-		if (want > U32_MAX)
-			return -ENOMEM;
-		ret = chainpool_fill(pool, want, gfp);
-		if (ret)
-			return ret;
-		spin_lock_irqsave(&pool->lock, irqflags);
-		ret = chainpool_core_reserve(&pool->core, count);
-		spin_unlock_irqrestore(&pool->lock, irqflags);
-		/* -ENOMEM: another caller took blocks after the fill. */
-		if (ret != -ENOMEM)
-			break;
-	}
-	while (!ret && index < count) {
-		spin_lock_irqsave(&pool->lock, irqflags);
-		start = chainpool_hold_start();
-		from = index;
-		ret = chainpool_core_alloc_reserved(&pool->core, &index,
-						    min(batch, count - index),
-						    flags, fn, ctx);
-		if (ret == -ENOMEM)
-			chainpool_core_unreserve(&pool->core, count - index);
-		chainpool_hold_end(pool, false, start, index - from);
-		spin_unlock_irqrestore(&pool->lock, irqflags);
-		if (ret == -EIO) {
-			eio = true;
-			ret = 0;
-		}
-		if (gfpflags_allow_blocking(gfp))
-			cond_resched();
-	}
-	if (eio)
-		dev_err(pool->dev, "chainpool %s: bulk allocation found freed blocks written after free\n",
-			pool->name);
-	return ret;
-}
-
-/**
- * chainpool_release_all() - give every block of a pool back at once
- * @pool: the pool
- *
- * For a caller that holds every block it took (and whose device no longer
- * uses any): no per-block chainpool_free(), O(1);
- * chainpool_destroy() then frees the slabs without complaint.  With
- * chainpool_debug the pool also checks its in-use maps against its count,
- * clears them and poisons the released blocks as freed, in batches of
- * chainpool_core_batch() blocks, one hold of the lock each.
- *
- * Context: any; O(blocks) with chainpool_debug.
- * Return: 0; -EIO (debug only, reported) when the maps disagreed.
- */
-int chainpool_release_all(struct chainpool *pool)
-{
-	struct chainpool_release rel;
-	unsigned long flags;
-	bool more = true;
-	u64 start;
-	u32 in_use;
-	int ret;
-
-	chainpool_core_release_begin(&rel);
-	while (more) {
-		spin_lock_irqsave(&pool->lock, flags);
-		start = chainpool_hold_start();
-		more = chainpool_core_release_step(&pool->core, &rel);
-		chainpool_hold_end(pool, true, start, rel.stepped);
-		spin_unlock_irqrestore(&pool->lock, flags);
-	}
-	spin_lock_irqsave(&pool->lock, flags);
-	start = chainpool_hold_start();
-	in_use = pool->core.nr_in_use;
-	ret = chainpool_core_release_end(&pool->core, &rel);
-	chainpool_hold_end(pool, true, start, 0);
-	spin_unlock_irqrestore(&pool->lock, flags);
-	if (ret)
-		dev_err(pool->dev, "chainpool %s: release of %u blocks: in-use maps disagree with the count\n",
-			pool->name, in_use);
-	return ret;
-}
-
-/**
- * chainpool_zalloc() - allocate a zeroed block, as dma_pool_zalloc()
- * @pool: the pool
- * @gfp: allocation flags
- * @dma: set to the block's DMA address
- *
- * Return: the block's CPU address, or NULL.
- */
-void *chainpool_zalloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
-{
-	return chainpool_alloc(pool, gfp | __GFP_ZERO, dma);
 }
 
 /**
  * chainpool_free() - give a block back, as dma_pool_free()
- * @pool: the pool
- * @vaddr: CPU address from chainpool_alloc()
- * @dma: DMA address from chainpool_alloc()
+ * @pool: the pool it came from
+ * @vaddr: its CPU address
+ * @dma: its DMA address
  *
- * O(1); with chainpool_debug, bad frees are reported and ignored.
+ * With chainpool_debug, a block freed twice or not from @pool is reported
+ * and left alone.
  */
 void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
 {
+	struct cp_free *f = vaddr;
+	struct cp_slab *s;
 	unsigned long flags;
-	int ret;
+	u32 idx;
 
 	spin_lock_irqsave(&pool->lock, flags);
-	ret = chainpool_core_free(&pool->core, vaddr, dma);
+	if (pool->debug) {
+		s = cp_find(pool, dma, &idx);
+		if (!s || s->cpu + (dma - s->dma) != vaddr) {
+			dev_err(pool->dev, "chainpool %s: free of %p (%pad), not from this pool\n",
+				pool->name, vaddr, &dma);
+			goto out;
+		}
+		if (!__test_and_clear_bit(idx, s->map)) {
+			dev_err(pool->dev, "chainpool %s: block %p (%pad) freed twice\n",
+				pool->name, vaddr, &dma);
+			goto out;
+		}
+		memset(vaddr, CP_POISON_FREED, pool->size);
+	}
+	f->next = pool->free;
+	f->dma = dma;
+	pool->free = f;
+	pool->in_use--;
+out:
 	spin_unlock_irqrestore(&pool->lock, flags);
-	if (ret)
-		dev_err(pool->dev, "chainpool %s: bad free of %p (dma %pad): %s\n",
-			pool->name, vaddr, &dma,
-			ret == -EALREADY ? "not in use" :
-			ret == -EINVAL ? "address mismatch" : "not in pool");
 }
 
 /**
- * chainpool_dma_to_virt() - CPU address of a handed-out block
+ * chainpool_alloc_bulk() - allocate @count blocks at once
  * @pool: the pool
+ * @count: blocks wanted
+ * @gfp: allocation flags, which must allow sleeping
+ * @fn: called with each block, see chainpool_bulk_fn
+ * @ctx: passed to @fn
+ *
+ * Grows the pool once by what it lacks, in slabs of the largest order,
+ * then hands the blocks out in batches of CP_BATCH_BLOCKS, fewer where
+ * they would span more than CP_BATCH_BYTES: one hold of the spinlock each.
+ *
+ * Return: 0, or -ENOMEM; blocks already passed to @fn stay allocated.
+ */
+int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
+			 chainpool_bulk_fn fn, void *ctx)
+{
+	u32 batch = clamp(CP_BATCH_BYTES / pool->stride, 1U, CP_BATCH_BLOCKS);
+	unsigned long flags;
+	u32 i = 0, end;
+	dma_addr_t dma;
+	u64 avail;
+	void *vaddr;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	avail = pool->blocks - pool->in_use;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (avail < count && cp_grow(pool, count - avail, gfp))
+		return -ENOMEM;
+	while (i < count) {
+		end = min(count, i + batch);
+		spin_lock_irqsave(&pool->lock, flags);
+		for (; i < end; i++) {
+			vaddr = cp_take(pool, &dma);
+			if (!vaddr)
+				break;
+			fn(ctx, i, vaddr, dma);
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		/* Only if single allocations took blocks meanwhile. */
+		if (i < end && cp_grow(pool, count - i, gfp))
+			return -ENOMEM;
+		if (gfpflags_allow_blocking(gfp))
+			cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * chainpool_release_all() - take every block back at once
+ * @pool: the pool
+ *
+ * For a caller that holds every block of @pool and whose device no longer
+ * uses any: O(1), or O(blocks / BITS_PER_LONG) with chainpool_debug.
+ */
+void chainpool_release_all(struct chainpool *pool)
+{
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	pool->free = NULL;
+	pool->carve_slab = 0;
+	pool->carve_next = 0;
+	pool->in_use = 0;
+	for (i = 0; pool->debug && i < pool->nr_slabs; i++)
+		bitmap_zero(pool->slabs[i]->map, pool->slabs[i]->nr_blocks);
+	spin_unlock_irqrestore(&pool->lock, flags);
+}
+
+/**
+ * chainpool_dma_to_virt() - CPU address of a block from its DMA address
+ * @pool: the pool, or NULL
  * @dma: DMA address of the start of a block
  *
- * O(log slabs) and lock-free: the slab table is read under
- * rcu_read_lock(), so this is safe on an I/O path, concurrently with
- * alloc, free and growth, but not with chainpool_destroy().  Finds only
- * blocks the pool has handed out (see chainpool_core_lookup()): never one
- * a fill made but nobody took, nor, after chainpool_release_all(), any
- * block.
+ * O(log slabs), under the pool's spinlock.
  *
- * Return: the CPU address, or NULL when @dma does not start such a block
- * of @pool.
+ * Return: the CPU address, or NULL when @dma is not the start of a block
+ * @pool has handed out since it was filled or released.
  */
 void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
 {
-	void *vaddr;
+	struct cp_slab *s;
+	unsigned long flags;
+	void *vaddr = NULL;
+	u32 idx;
 
-	rcu_read_lock();
-	vaddr = chainpool_core_lookup(&pool->core,
-				      rcu_dereference(pool->core.table), dma);
-	rcu_read_unlock();
+	if (!pool)
+		return NULL;
+	spin_lock_irqsave(&pool->lock, flags);
+	s = cp_find(pool, dma, &idx);
+	if (s && (s->nr < pool->carve_slab ||
+		  (s->nr == pool->carve_slab && idx < pool->carve_next)))
+		vaddr = s->cpu + (dma - s->dma);
+	spin_unlock_irqrestore(&pool->lock, flags);
 	return vaddr;
 }
 
 /**
- * chainpool_get_stats() - snapshot of a pool's geometry and counters
+ * chainpool_get_stats() - a snapshot of a pool's geometry and counters
  * @pool: the pool
  * @st: filled in
  */
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 {
-	const struct chainpool_plan *plan = &pool->core.plan;
-	struct chainpool_core_stats cs;
 	unsigned long flags;
+	u32 i;
 
 	memset(st, 0, sizeof(*st));
+	st->size = pool->size;
+	st->stride = pool->stride;
 	spin_lock_irqsave(&pool->lock, flags);
-	chainpool_core_get_stats(&pool->core, &cs);
-	st->create_ns = pool->create_ns;
-	st->fill_ns = pool->fill_ns;
-	st->fallbacks = pool->acquire.fallbacks;
-	st->rejected = pool->acquire.rejected;
-	st->injected = pool->fault.injected;
-	st->parked = pool->nr_parked;
+	st->blocks = pool->blocks;
+	st->in_use = pool->in_use;
+	st->nr_slabs = pool->nr_slabs;
+	for (i = 0; i < pool->nr_slabs; i++) {
+		st->slabs_by_order[min_t(int, get_order(pool->slabs[i]->bytes),
+					 CHAINPOOL_NR_ORDERS - 1)]++;
+		st->dma_bytes += pool->slabs[i]->bytes;
+	}
+	st->fallbacks = pool->fallbacks;
+	st->rejected = pool->rejected;
 	spin_unlock_irqrestore(&pool->lock, flags);
-
-	st->size = plan->size;
-	st->stride = plan->stride;
-	st->align = plan->align;
-	st->boundary = plan->boundary;
-	st->blocks_total = cs.blocks_total;
-	st->blocks_in_use = cs.blocks_in_use;
-	st->nr_slabs = cs.nr_slabs;
-	memcpy(st->slabs_by_order, cs.slabs_by_order,
-	       sizeof(st->slabs_by_order));
-	st->dma_bytes = cs.dma_bytes;
-	st->debug = pool->core.debug;
-	st->meta_bytes = cs.meta_bytes + sizeof(*pool);
-	if (cs.nr_slabs)
-		st->meta_bytes += sizeof(struct chainpool_table_mem);
 }
 
-#ifdef CHAINPOOL_TESTING
-/**
- * chainpool_get_test_stats() - what a test build counts of a pool
- * @pool: the pool
- * @ts: filled in
- */
-void chainpool_get_test_stats(struct chainpool *pool,
-			      struct chainpool_test_stats *ts)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&pool->lock, flags);
-	*ts = pool->test;
-	ts->retired_bytes = pool->retired_bytes;
-	spin_unlock_irqrestore(&pool->lock, flags);
+#ifndef DEFINE_SHOW_ATTRIBUTE	/* v4.16 */
+#define DEFINE_SHOW_ATTRIBUTE(__name)					\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _show, inode->i_private);	\
+}									\
+static const struct file_operations __name ## _fops = {		\
+	.owner = THIS_MODULE,						\
+	.open = __name ## _open,					\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
 }
 #endif
+
+static int cp_debugfs_show(struct seq_file *m, void *unused)
+{
+	struct chainpool *pool = m->private;
+	struct chainpool_stats st;
+	int o;
+
+	chainpool_get_stats(pool, &st);
+	seq_printf(m, "name: %s\ndevice: %s\nblock_size: %u\nstride: %u\n",
+		   pool->name, dev_name(pool->dev), st.size, st.stride);
+	seq_printf(m, "blocks: %llu\nin_use: %llu\nslabs: %u\n", st.blocks,
+		   st.in_use, st.nr_slabs);
+	for (o = 0; o < CHAINPOOL_NR_ORDERS; o++)
+		if (st.slabs_by_order[o])
+			seq_printf(m, "slabs_order_%d: %u\n", o,
+				   st.slabs_by_order[o]);
+	seq_printf(m, "dma_bytes: %llu\nfallbacks: %u\nrejected: %u\ndebug: %d\n",
+		   st.dma_bytes, st.fallbacks, st.rejected, pool->debug);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cp_debugfs);
+
+static DEFINE_MUTEX(cp_debugfs_lock);
+static struct dentry *cp_debugfs_root;
+static unsigned int cp_debugfs_users;
+static unsigned int cp_debugfs_seq;
+
+/**
+ * chainpool_create() - create a pool, as dma_pool_create()
+ * @name: pool name, for messages and debugfs
+ * @dev: device the blocks are for
+ * @size: block size
+ * @align: block alignment, 0 or a power of two
+ * @boundary: 0, or a power of two not below @size that blocks never cross
+ *
+ * Takes no memory for blocks: the first allocation does.  Each pool gets a
+ * root-only file in debugfs, chainpool-<module>/<device>-<name>-<n>.
+ *
+ * Context: may sleep.
+ * Return: the pool, or NULL.
+ */
+struct chainpool *chainpool_create(const char *name, struct device *dev,
+				   size_t size, size_t align, size_t boundary)
+{
+	struct chainpool *pool;
+	char fname[80], *c;
+	u64 cap;
+
+	if (!size || size > CP_MAX_SIZE || (align && !is_power_of_2(align)) ||
+	    (boundary && (boundary < size || !is_power_of_2(boundary))))
+		return NULL;
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	spin_lock_init(&pool->lock);
+	mutex_init(&pool->grow_lock);
+	pool->dev = dev;
+	pool->size = size;
+	pool->align = max_t(u32, align, CP_MIN_ALIGN);
+	pool->boundary = min_t(size_t, boundary, 1U << 31);
+	pool->stride = ALIGN(cp_footprint(pool), pool->align);
+	pool->min_order = get_order(cp_footprint(pool));
+	cap = (u64)READ_ONCE(chainpool_slab_kb) << 10;
+	pool->max_order = max_t(unsigned int, pool->min_order,
+				ilog2(max_t(u64, cap >> PAGE_SHIFT, 1)));
+	pool->debug = chainpool_debug;
+	strscpy(pool->name, name, sizeof(pool->name));
+
+	mutex_lock(&cp_debugfs_lock);
+	if (!cp_debugfs_users++)
+		cp_debugfs_root = debugfs_create_dir("chainpool-" KBUILD_MODNAME,
+						     NULL);
+	snprintf(fname, sizeof(fname), "%s-%s-%u", dev_name(dev), name,
+		 cp_debugfs_seq++);
+	for (c = fname; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+	if (!IS_ERR_OR_NULL(cp_debugfs_root))
+		pool->debugfs = debugfs_create_file(fname, 0400,
+						    cp_debugfs_root, pool,
+						    &cp_debugfs_fops);
+	mutex_unlock(&cp_debugfs_lock);
+	return pool;
+}
 
 /**
  * chainpool_destroy() - destroy a pool, as dma_pool_destroy()
  * @pool: the pool, or NULL
  *
- * Frees every slab in O(slabs).  If blocks are still in use the device may
- * still access them, so, like dma_pool_destroy(), the pool complains; and
- * unlike it, the slabs' coherent memory is deliberately leaked rather than
- * freed under the device.  Metadata is always freed.
+ * O(slabs).  A pool with blocks in use is reported and its slabs leaked
+ * (with chainpool_debug, only the slabs in use), as the device may still
+ * use them.
  *
- * Context: may sleep; no other call on @pool may run or follow.
+ * Context: may sleep.
  */
 void chainpool_destroy(struct chainpool *pool)
 {
+	struct cp_slab *s;
+	u32 i;
+
 	if (!pool)
 		return;
-	chainpool_debugfs_del(pool);
-	if (pool->core.nr_in_use)
-		dev_err(pool->dev, "chainpool %s: destroy with %u blocks still in use\n",
-			pool->name, pool->core.nr_in_use);
-	chainpool_free_memory(pool);
+	mutex_lock(&cp_debugfs_lock);
+	debugfs_remove(pool->debugfs);
+	if (!--cp_debugfs_users) {
+		debugfs_remove(cp_debugfs_root);
+		cp_debugfs_root = NULL;
+	}
+	mutex_unlock(&cp_debugfs_lock);
+	if (pool->in_use)
+		dev_err(pool->dev, "chainpool %s: destroy with %llu blocks still in use\n",
+			pool->name, pool->in_use);
+	for (i = 0; i < pool->nr_slabs; i++) {
+		s = pool->slabs[i];
+		if (!pool->in_use ||
+		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
+			cp_slab_put(pool, s);
+		else
+			kfree(s);	/* the device may still use its memory */
+	}
+	kvfree(pool->slabs);
 	kfree(pool);
+}
+
+/**
+ * chainpool_exit() - remove the module's debugfs directory, at module exit
+ *
+ * A pool never destroyed would keep a file whose reads run the unloaded
+ * module's code; its memory is lost.
+ */
+void chainpool_exit(void)
+{
+	mutex_lock(&cp_debugfs_lock);
+	if (cp_debugfs_users)
+		pr_err("chainpool: %u pools never destroyed, removing their debugfs files\n",
+		       cp_debugfs_users);
+	debugfs_remove_recursive(cp_debugfs_root);
+	cp_debugfs_root = NULL;
+	cp_debugfs_users = 0;
+	mutex_unlock(&cp_debugfs_lock);
 }

@@ -1,58 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * The dma_pool API of the mpt3sas driver, served by chainpool.
- *
- * Our Kbuild force-includes this header into every upstream driver file.
- * The driver keeps calling dma_pool_create(), dma_pool_alloc() and friends
- * with their usual arguments and semantics; the macros below route those
- * calls to cp_dmapool, which hands each pool to chainpool or, when the
- * pool_allocator module parameter says so, to the kernel's dma_pool.  No
- * upstream line changes for it.
- */
+/* The driver's dma_pool calls, renamed onto cp_dmapool (force-included). */
 #ifndef CP_DMAPOOL_H
 #define CP_DMAPOOL_H
 
 /* The real declarations first, so the renames below do not touch them. */
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
-#include <linux/types.h>
 
-struct device;
-struct cp_dmapool;
+#include "chainpool.h"
 
 struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
-				     size_t size, size_t align,
-				     size_t boundary);
-void cp_dmapool_destroy(struct cp_dmapool *pool);
+				     size_t size, size_t align, size_t boundary);
 void *cp_dmapool_alloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma);
-void *cp_dmapool_zalloc(struct cp_dmapool *pool, gfp_t gfp, dma_addr_t *dma);
 void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma);
-int cp_dmapool_fill(struct cp_dmapool *pool, unsigned int nr_blocks,
-		    gfp_t gfp);
 int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
-			  gfp_t gfp,
-			  void (*fn)(void *ctx, u32 index, void *vaddr,
-				     dma_addr_t dma),
-			  void *ctx);
+			  gfp_t gfp, chainpool_bulk_fn fn, void *ctx);
 bool cp_dmapool_release_all(struct cp_dmapool *pool);
 void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma);
-const char *cp_dmapool_allocator(const struct cp_dmapool *pool);
 void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 			    u64 start_ns);
 void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns);
-void *cp_dma_alloc_coherent(struct device *dev, size_t size,
-			    dma_addr_t *dma, gfp_t gfp, const char *caller);
-void cp_dmapool_exit(void);
+#define cp_dmapool_exit		chainpool_exit
 
 /* Renames, not wrappers: the driver's types and calls stay as upstream. */
 #define dma_pool		cp_dmapool
 #define dma_pool_create		cp_dmapool_create
-#define dma_pool_destroy	cp_dmapool_destroy
+#define dma_pool_destroy(pool)	cp_dmapool_destroy_logged(pool, 0)
 #define dma_pool_alloc		cp_dmapool_alloc
-#define dma_pool_zalloc		cp_dmapool_zalloc
+#define dma_pool_zalloc(pool, gfp, dma) \
+	cp_dmapool_alloc(pool, (gfp) | __GFP_ZERO, dma)
 #define dma_pool_free		cp_dmapool_free
-/* The caller's name is the fault point's (pool_fail=coherent:...). */
+
+#ifdef CHAINPOOL_FAULT_INJECTION	/* test builds: a fault point per caller */
+void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
+			    gfp_t gfp, const char *caller);
 #define dma_alloc_coherent(dev, size, dma, gfp) \
 	cp_dma_alloc_coherent(dev, size, dma, gfp, __func__)
+#endif
 
 #endif /* CP_DMAPOOL_H */

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba-alloc/run.sh [--reduced]: mpt3sas.ko on the emulated SAS3008
+# tests/hba-alloc/run.sh [--reduced]: mpt3sas on the emulated SAS3008
 # (tests/hba/run.sh's machinery) while its DMA allocations fail:
 # guest/hba-alloc (chainpool's slab allocations) and guest/hba-faultwalk
 # (each DMA pool creation, pool allocation and coherent allocation of the
-# attach in turn, pool_fail=).  --reduced (make check): the series tagged
+# attach in turn), both through pool_fail=, the fault hook of a test
+# build (tests/lib/cp_fault.c, CP_FAULT=1): mpt3sas.ko as shipped has no
+# fault injection.  --reduced (make check): the series tagged
 # hba-alloc in tests/kernels/series, plain,
 # hba-alloc at N = 256 and the reduced walk with chainpool and dma_pool,
 # and with chainpool in RDPQ array mode.  Full: KERNELS (default: every
@@ -19,16 +21,16 @@
 # build/hba-alloc/ (HBA_DIR): alloc/ (guest/hba-alloc) and walk/ (the
 # walk, in a boot of its own with slub_debug).
 #
-# RDPQ array mode: the emulated HBA does not model it, so the walk's
-# "mpt3sas_test_rdpq" is a test build (never shipped) of the same tree
-# that takes the mode as if IOC Facts offered it, and so allocates the
-# reply_post_free_array pool and releases in RDPQ's layout, but hands the
-# HBA the contiguous reply queues at IOC Init, which are the same memory
-# while all queues fit in one RDPQ chunk (16; the guests have one CPU).
-# It is built from HBA_ALLOC_TREE (default build/tree) per kernel series,
-# whenever the plan runs guest/hba-faultwalk (whose initramfs carries it),
-# cached in build/hba-alloc-test-build/ by the tree's hash.  HBA_MODULES_DIR
-# (plants) gives mpt3sas.ko; else build/modules/ (tests/matrix.sh).
+# The test builds (never shipped), from HBA_ALLOC_TREE (default
+# build/tree) per kernel series, cached in build/hba-alloc-test-build/ by
+# the tree's hash: "mpt3sas_test_fault", the tree with the fault hook, and
+# "mpt3sas_test_rdpq", the same in RDPQ array mode.  The emulated HBA
+# does not model that mode, so the latter takes it as if IOC Facts
+# offered it, and so allocates the reply_post_free_array pool and releases
+# in RDPQ's layout, but hands the HBA the contiguous reply queues at IOC
+# Init, which are the same memory while all queues fit in one RDPQ chunk
+# (16; the guests have one CPU).  HBA_MODULES_DIR (plants) gives
+# mpt3sas.ko; else build/modules/ (tests/matrix.sh).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,8 +42,8 @@ LOG_TAG=hba-alloc
 if [ "${1:-}" = --reduced ]; then
 	export KERNELS=${KERNELS:-$(kernel_series hba-alloc)}
 	: "${HBA_PLAN:=@hba-alloc 256 reduced
-@hba-faultwalk mpt3sas chainpool reduced
-@hba-faultwalk mpt3sas dma_pool reduced
+@hba-faultwalk mpt3sas_test_fault chainpool reduced
+@hba-faultwalk mpt3sas_test_fault dma_pool reduced
 @hba-faultwalk mpt3sas_test_rdpq chainpool reduced}"
 	export HBA_TIMEOUT=${HBA_TIMEOUT:-900}
 else
@@ -49,8 +51,8 @@ else
 	export HBA_SETUPS=${HBA_SETUPS:-plain}
 	: "${HBA_PLAN:=@hba-alloc 256 full
 @hba-alloc 2048 full
-@hba-faultwalk mpt3sas chainpool full
-@hba-faultwalk mpt3sas dma_pool full
+@hba-faultwalk mpt3sas_test_fault chainpool full
+@hba-faultwalk mpt3sas_test_fault dma_pool full
 @hba-faultwalk mpt3sas_test_rdpq chainpool full
 @hba-faultwalk mpt3sas_test_rdpq dma_pool full}"
 fi
@@ -64,32 +66,36 @@ s/^\tfacts->IOCCapabilities = le32_to_cpu(mpi_reply.IOCCapabilities);$/&\n\tfact
 s/^\t\tmpi_request.MsgFlags = MPI2_IOCINIT_MSGFLAG_RDPQ_ARRAY_MODE;$/\t\t\/* TEST BUILD: the emulated HBA takes the queues contiguous *\//
 s/^\t\t    cpu_to_le64((u64)ioc->reply_post_free_array_dma);$/\t\t    cpu_to_le64((u64)ioc->reply_post[0].reply_post_free_dma); \/* TEST BUILD *\//'
 
-# build_rdpq SERIES DEST: the RDPQ test build of $tree for SERIES, as DEST
-build_rdpq() {
-	local series=$1 dest=$2 work=$BUILD_ROOT/hba-alloc-test-build/$1 key ko
+# build_test SERIES NAME [SED]: the test build NAME of $tree for SERIES,
+# with the fault hook and SED's changes, into $mods/SERIES/NAME.ko
+build_test() {
+	local series=$1 name=$2 sed=${3:-} work=$BUILD_ROOT/hba-alloc-test-build/$1/$2 key ko
 	"$top/tests/kernels/fetch.sh" "$series" >/dev/null
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	key=$( (cd "$tree" && find . -type f ! -path './compat/generated/*' | LC_ALL=C sort | xargs cat
-		echo "$rdpq_sed $KVER") | sha256sum | cut -c1-16)
+		cat "$top/tests/lib/cp_fault.c"; echo "$sed $KVER") | sha256sum | cut -c1-16)
 	if [ "$(cat "$work/key" 2>/dev/null)" != "$key" ] || [ ! -f "$work/mpt3sas.ko" ]; then
-		log "$series: building the RDPQ test build of ${tree#"$top"/}"
+		log "$series: building the test build $name of ${tree#"$top"/}"
 		rm -rf "$work"
 		mkdir -p "$work"
 		cp -r "$tree" "$work/tree"
-		sed -i "$rdpq_sed" "$work/tree/mpt3sas/mpt3sas_base.c"
-		[ "$(grep -c 'TEST BUILD' "$work/tree/mpt3sas/mpt3sas_base.c")" = 3 ] ||
-			die "the RDPQ test build's changes do not apply to $tree"
-		ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
-			"$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
-		[ -f "$ko" ] || die "$series: the RDPQ test build failed ($work/build.log)"
+		cp "$top/tests/lib/cp_fault.c" "$work/tree/mpt3sas/"
+		if [ -n "$sed" ]; then
+			sed -i "$sed" "$work/tree/mpt3sas/mpt3sas_base.c"
+			[ "$(grep -c 'TEST BUILD' "$work/tree/mpt3sas/mpt3sas_base.c")" = 3 ] ||
+				die "the test build's changes do not apply to $tree"
+		fi
+		ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS="${KMAKEFLAGS:-} CP_FAULT=1" \
+			"$top/scripts/build-module.sh" "$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
+		[ -f "$ko" ] || die "$series: the test build $name failed ($work/build.log)"
 		cp "$ko" "$work/mpt3sas.ko"
 		echo "$key" > "$work/key"
 	fi
-	cp "$work/mpt3sas.ko" "$dest"
+	cp "$work/mpt3sas.ko" "$mods/$series/$name.ko"
 }
 
-# the modules: mpt3sas.ko, and the test build where the plan walks
+# the modules: mpt3sas.ko and the test builds
 moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules}
 mods=$out/test-modules
 rm -rf "$mods"
@@ -107,8 +113,9 @@ fi
 for series in $KERNELS; do
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
+	build_test "$series" mpt3sas_test_fault
 	if grep -q '^@hba-faultwalk ' <<<"$HBA_PLAN"; then
-		build_rdpq "$series" "$mods/$series/mpt3sas_test_rdpq.ko"
+		build_test "$series" mpt3sas_test_rdpq "$rdpq_sed"
 	fi
 done
 

@@ -10,7 +10,8 @@
 # changed line must carry a PLANTED comment), builds mpt3sas.ko from it for
 # the first series tagged faults (tests/kernels/series) as DKMS does, runs
 # ROUND (default main) of RUN --reduced (default tests/hba/run.sh) on that
-# series with it, and reports one KTAP result: the run must fail with a
+# series with it (and with the test builds of tests/hba-alloc/run.sh made
+# from the planted tree), and reports one KTAP result: the run must fail with a
 # line matching CAUSE (an ERE, after the "# SERIES plain ROUND: " of the
 # summary), and only after a good insmod, so that a plant that breaks the
 # attach proves nothing.  Work and logs: BUILD_ROOT/hbatest-plant/NAME/.
@@ -38,7 +39,7 @@ hba_plant() {
 	cp "$ko" "$work/modules/$plant_kernel/"
 	rc=0
 	KERNELS=$plant_kernel HBA_ROUNDS=$round HBA_DIR=$work/run HBA_MODULES_DIR=$work/modules HBA_TIMEOUT=300 \
-		"$run" --reduced > "$work/run.log" 2>&1 || rc=$?
+		HBA_ALLOC_TREE=$work/tree "$run" --reduced > "$work/run.log" 2>&1 || rc=$?
 	grep -E "^# $plant_re plain $round: .*(FAIL|ok 1 )" "$work/run.log" || true
 	ktap_test_result "$name planted: the suite goes red with '$cause' (rc $rc, $work/run.log)" \
 		hba_went_red "$work/run.log" "$cause" "$rc" "$round"

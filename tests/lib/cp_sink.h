@@ -4,12 +4,12 @@
  * does: the unit tests (tests/unit/), the in-kernel tests (tests/kmod/)
  * and the core benchmark (bench/core/) hand cp_sink_store() and a
  * struct cp_sink to chainpool's bulk allocation.  Builds in the kernel
- * and in user space, as chainpool_core.c does.
+ * and in user space, as chainpool.c does.
  */
 #ifndef CP_SINK_H
 #define CP_SINK_H
 
-#include "chainpool_types.h"
+#include <linux/types.h>
 
 /* One block handed out: its CPU and its DMA address. */
 struct cp_block {

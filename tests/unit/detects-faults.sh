@@ -3,9 +3,8 @@
 #
 # The unit suite must go red on a broken allocator: build the unit tests
 # from a copy of the sources with each plant of tests/unit/plants/ applied
-# (the glue frees in atomic context, the glue forgets parked slabs at
-# destroy, the core does not count a free) and expect make check to fail
-# with a test named "not ok", not with a build error.  The copy lives in a
+# (its first line says what it breaks) and expect make check to fail with
+# a test named "not ok", not with a build error.  The copy lives in a
 # temporary directory; the checkout is not touched.
 
 set -u

@@ -1,86 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A user-space shim of the few kernel calls chainpool.c and
- * chainpool_grow.c make, so the unit tests and bench/core build those
- * files unchanged: coherent DMA memory from the device's fake DMA
- * allocator, kmalloc() and friends from malloc(), spinlocks and RCU for
- * one thread, messages to stderr.  Misuse a kernel would catch (a lock
- * taken twice, a sleeping call with a lock held or in an RCU read
- * section, kfree() of kvmalloc() memory) aborts.  No allocator logic.
+ * The shim's calls (kshim.h): memory from malloc(), coherent memory from
+ * aligned_alloc() at fake DMA addresses the test places, one thread's
+ * locks, messages to stderr.
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 
-#include <linux/device.h>
-#include <linux/dma-mapping.h>
-#include <linux/ktime.h>
-#include <linux/printk.h>
-#include <linux/rcupdate.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
-#include <linux/string.h>
-
-#include "chainpool_pool.h"
-#include "fake_dma.h"
 #include "kshim.h"
 
 struct kshim kshim;
 
-void kshim_reset(void)
-{
-	u64 live = kshim.live;
-
-	memset(&kshim, 0, sizeof(kshim));
-	kshim.live = live;
-}
-
-void (*kshim_bug_hook)(const char *msg);
-
 static __noreturn __printf(1, 2) void kshim_bug(const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "kshim: BUG: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
 	va_end(ap);
-	fprintf(stderr, "kshim: BUG: %s\n", msg);
-	if (kshim_bug_hook)
-		kshim_bug_hook(msg);
 	abort();
 }
 
-/* might_sleep(): nothing may sleep under a spinlock or in RCU. */
 static void kshim_might_sleep(const char *what)
 {
-	if (kshim.locks_held || kshim.rcu_depth || kshim.atomic)
-		kshim_bug("%s() may sleep: %d locks held, RCU depth %d%s", what,
-			  kshim.locks_held, kshim.rcu_depth,
-			  kshim.atomic ? ", atomic context" : "");
+	if (kshim.locks_held || kshim.atomic)
+		kshim_bug("%s() may sleep: %d spinlocks held%s", what,
+			  kshim.locks_held, kshim.atomic ? ", atomic" : "");
 }
 
-u64 ktime_get_ns(void)
+void *memchr_inv(const void *p, int c, size_t n)
 {
-	struct timespec ts;
+	const u8 *b = p;
+	size_t i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-void cond_resched(void)
-{
-	kshim_might_sleep(__func__);
+	for (i = 0; i < n; i++)
+		if (b[i] != (u8)c)
+			return (void *)(b + i);
+	return NULL;
 }
 
 ssize_t strscpy(char *dst, const char *src, size_t size)
 {
 	size_t len = strnlen(src, size);
 
-	if (!size)
-		return -E2BIG;
 	if (len == size) {
 		memcpy(dst, src, size - 1);
 		dst[size - 1] = '\0';
@@ -90,236 +54,235 @@ ssize_t strscpy(char *dst, const char *src, size_t size)
 	return len;
 }
 
-/*
- * kmalloc() and kvmalloc() memory, each with a header that says which,
- * so that kfree() of kvmalloc() memory is caught, as it is a bug in the
- * kernel.  16 bytes keep the memory 16-aligned like malloc()'s.
- */
-struct kshim_mem {
-	u32 magic;
-	bool kv;
+int kstrtouint(const char *s, unsigned int base, unsigned int *res)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, base);
+
+	if (end == s || (*end && *end != '\n') || v > UINT_MAX)
+		return -EINVAL;
+	*res = v;
+	return 0;
+}
+
+void sort(void *base, size_t num, size_t size,
+	  int (*cmp)(const void *, const void *), void *swap)
+{
+	qsort(base, num, size, cmp);
+}
+
+int param_get_uint(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%u\n", *(unsigned int *)kp->arg);
+}
+
+/* Each buffer remembers its size and DMA address, to check the free. */
+struct kshim_coherent {
+	size_t size;
+	dma_addr_t dma;
 	u64 pad;
-	u64 data[];
 };
 
-#define KSHIM_KMALLOC	0x6b6d616cU
-#define KSHIM_FREED	0x66726565U
-
-static void *kshim_alloc(size_t size, gfp_t gfp, bool kv)
+void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
+			 gfp_t gfp)
 {
-	struct kshim_mem *m;
+	size_t natural = PAGE_SIZE, bytes = PAGE_ALIGN(size);
+	struct kshim_coherent *h;
+	u64 at;
 
-	if (gfpflags_allow_blocking(gfp))
-		kshim_might_sleep(kv ? "kvmalloc" : "kmalloc");
-	if (++kshim.alloc_calls == kshim.fail_alloc_at)
-		return NULL;
-	m = gfp & __GFP_ZERO ? calloc(1, sizeof(*m) + size) :
-			       malloc(sizeof(*m) + size);
-	if (!m)
-		return NULL;
-	m->magic = KSHIM_KMALLOC;
-	m->kv = kv;
-	kshim.allocs++;
-	kshim.kv_allocs += kv;
-	kshim.live++;
-	return m->data;
-}
-
-static void kshim_free(const void *p, bool kv)
-{
-	struct kshim_mem *m;
-
-	if (!p)
-		return;
-	m = container_of((void *)p, struct kshim_mem, data);
-	if (m->magic != KSHIM_KMALLOC)
-		kshim_bug("%s(%p): not from kmalloc() or kvmalloc()",
-			  kv ? "kvfree" : "kfree", p);
-	if (m->kv && !kv)
-		kshim_bug("kfree(%p) of kvmalloc() memory", p);
-	/* vfree() may sleep. */
-	if (m->kv)
-		kshim_might_sleep("kvfree");
-	m->magic = KSHIM_FREED;
-	kshim.frees++;
-	kshim.live--;
-	free(m);
-}
-
-void *kmalloc(size_t size, gfp_t gfp)
-{
-	return kshim_alloc(size, gfp, false);
-}
-
-void kfree(const void *p)
-{
-	kshim_free(p, false);
-}
-
-void *kvmalloc(size_t size, gfp_t gfp)
-{
-	if ((gfp & GFP_KERNEL) != GFP_KERNEL)
-		kshim_bug("%s() without GFP_KERNEL (gfp %#x)", __func__, gfp);
-	return kshim_alloc(size, gfp, true);
-}
-
-void kvfree(const void *p)
-{
-	kshim_free(p, true);
-}
-
-void *dma_alloc_coherent(struct device *dev, size_t size,
-			 dma_addr_t *dma_handle, gfp_t gfp)
-{
 	if (gfpflags_allow_blocking(gfp))
 		kshim_might_sleep(__func__);
-	return fake_dma_ops.alloc(dev->fake_dma, size, gfp & __GFP_NOWARN,
-				  dma_handle);
+	dev->calls++;
+	if (dev->calls == dev->fail_call ||
+	    (dev->max_bytes && size > dev->max_bytes))
+		return NULL;
+	while (natural < size)
+		natural <<= 1;
+	h = aligned_alloc(PAGE_SIZE, bytes + PAGE_SIZE);
+	if (!h)
+		return NULL;
+	at = ALIGN(dev->next_dma, (u64)natural) + dev->skew;
+	dev->next_dma = at + bytes;
+	h = (void *)((char *)h + PAGE_SIZE - sizeof(*h));
+	h->size = size;
+	h->dma = at;
+	*dma = at;
+	dev->live++;
+	dev->live_bytes += size;
+	/* not zeroed, as before Linux 5.0 */
+	memset(h + 1, 0x5a, size);
+	return h + 1;
 }
 
-/* Never with interrupts off, so never under a spinlock. */
-void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr,
-		       dma_addr_t dma_handle)
+void dma_free_coherent(struct device *dev, size_t size, void *cpu,
+		       dma_addr_t dma)
 {
+	struct kshim_coherent *h = (struct kshim_coherent *)cpu - 1;
+
 	kshim_might_sleep(__func__);
-	fake_dma_ops.free(dev->fake_dma, size, cpu_addr, dma_handle);
-}
-
-void spin_lock_init(spinlock_t *lock)
-{
-	lock->locked = false;
-}
-
-void kshim_spin_lock(spinlock_t *lock)
-{
-	if (lock->locked)
-		kshim_bug("spinlock %p taken twice", (void *)lock);
-	lock->locked = true;
-	kshim.locks_held++;
-}
-
-void kshim_spin_unlock(spinlock_t *lock)
-{
-	if (!lock->locked)
-		kshim_bug("spinlock %p released but not held", (void *)lock);
-	lock->locked = false;
-	kshim.locks_held--;
-}
-
-void rcu_read_lock(void)
-{
-	kshim.rcu_depth++;
-}
-
-void rcu_read_unlock(void)
-{
-	if (!kshim.rcu_depth)
-		kshim_bug("%s() outside a read section", __func__);
-	kshim.rcu_depth--;
-}
-
-/* One thread: no reader runs beside the writer, so no wait is needed. */
-void synchronize_rcu_expedited(void)
-{
-	kshim_might_sleep(__func__);
-	kshim.grace_periods++;
+	if (h->size != size || h->dma != dma)
+		kshim_bug("coherent free (%zu, %#llx) of a buffer of %zu at %#llx",
+			  size, dma, h->size, h->dma);
+	dev->live--;
+	dev->live_bytes -= size;
+	free((char *)(h + 1) - PAGE_SIZE);
 }
 
 const char *dev_name(const struct device *dev)
 {
-	return dev->init_name ? dev->init_name : "kshim";
+	return dev->name;
 }
 
-/*
- * The conversions the glue's messages use, with the kernel's %pad (a
- * pointer to a dma_addr_t); any other aborts.
- */
-static void kshim_vprintk(const char *fmt, va_list ap)
+/* A word before each allocation tells kfree() from kvfree(). */
+static void *kshim_alloc(size_t size, gfp_t gfp, long kind)
 {
-	const char *p;
+	long *p;
 
-	for (p = fmt; *p; p++) {
-		if (*p != '%') {
-			fputc(*p, stderr);
-			continue;
-		}
-		p++;
-		if (*p == '%') {
-			fputc('%', stderr);
-		} else if (*p == 's') {
-			fputs(va_arg(ap, const char *), stderr);
-		} else if (*p == 'u') {
-			fprintf(stderr, "%u", va_arg(ap, unsigned int));
-		} else if (*p == 'd') {
-			fprintf(stderr, "%d", va_arg(ap, int));
-		} else if (p[0] == 'p' && p[1] == 'a' && p[2] == 'd') {
-			const dma_addr_t *dma = va_arg(ap, const dma_addr_t *);
-
-			fprintf(stderr, "%#llx", (unsigned long long)*dma);
-			p += 2;
-		} else if (*p == 'p') {
-			fprintf(stderr, "%p", va_arg(ap, void *));
-		} else {
-			kshim_bug("printk conversion %%%c not in the shim", *p);
-		}
-	}
+	if (gfpflags_allow_blocking(gfp))
+		kshim_might_sleep(__func__);
+	if (++kshim.alloc_calls == kshim.fail_alloc_at)
+		return NULL;
+	p = calloc(1, size + 16);
+	if (!p)
+		return NULL;
+	p[0] = kind;
+	kshim.allocs++;
+	kshim.live++;
+	return (char *)p + 16;
 }
 
-static void kshim_dev_vprintk(const char *level, const struct device *dev,
-			      const char *fmt, va_list ap)
+static void kshim_free(const void *p, long kind)
 {
-	fprintf(stderr, "%s%s: ", level, dev_name(dev));
-	kshim_vprintk(fmt, ap);
+	long *h;
+
+	if (!p)
+		return;
+	h = (long *)((char *)p - 16);
+	if (h[0] != kind)
+		kshim_bug("%s of memory not from its allocator",
+			  kind == 1 ? "kfree" : "kvfree");
+	h[0] = 0;
+	kshim.live--;
+	free(h);
 }
 
-void _dev_err(const struct device *dev, const char *fmt, ...)
+void *kzalloc(size_t size, gfp_t gfp)
+{
+	return kshim_alloc(size, gfp, 1);
+}
+
+void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	return kshim_alloc(n * size, gfp, 2);
+}
+
+void kfree(const void *p)
+{
+	kshim_free(p, 1);
+}
+
+void kvfree(const void *p)
+{
+	kshim_free(p, 2);
+}
+
+void kshim_lock(spinlock_t *l)
+{
+	if (l->held)
+		kshim_bug("spinlock taken twice");
+	l->held = 1;
+	kshim.locks_held++;
+	kshim.lock_holds++;
+}
+
+void kshim_unlock(spinlock_t *l)
+{
+	if (!l->held)
+		kshim_bug("spinlock released but not held");
+	l->held = 0;
+	kshim.locks_held--;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	kshim_might_sleep(__func__);
+	if (m->held)
+		kshim_bug("mutex taken twice");
+	m->held = 1;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	m->held = 0;
+}
+
+void cond_resched(void)
+{
+	kshim_might_sleep(__func__);
+}
+
+void dev_err(const struct device *dev, const char *fmt, ...)
 {
 	va_list ap;
 
 	kshim.dev_errs++;
 	va_start(ap, fmt);
-	kshim_dev_vprintk(KERN_ERR, dev, fmt, ap);
+	fprintf(stderr, "%s: ", dev->name);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
 
-void _dev_warn(const struct device *dev, const char *fmt, ...)
+void pr_err(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	kshim_dev_vprintk(KERN_WARNING, dev, fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
 
-void print_hex_dump(const char *level, const char *prefix_str,
-		    int prefix_type, int rowsize, int groupsize,
-		    const void *buf, size_t len, bool ascii)
+int single_open(struct file *file, int (*show)(struct seq_file *, void *),
+		void *data)
 {
-	const u8 *b = buf;
-	size_t i;
-
-	(void)groupsize;
-	(void)ascii;
-	for (i = 0; i < len; i++) {
-		if (!(i % rowsize)) {
-			fprintf(stderr, "%s%s", i ? "\n" : "", level);
-			fputs(prefix_str, stderr);
-			if (prefix_type == DUMP_PREFIX_OFFSET)
-				fprintf(stderr, "%08zx: ", i);
-		}
-		fprintf(stderr, "%02x ", b[i]);
-	}
-	fputc('\n', stderr);
+	return 0;
 }
 
-/*
- * chainpool_module.c's debugfs files, which the kernel build alone has:
- * in user space, no-ops.
- */
-void chainpool_debugfs_add(struct chainpool *pool __always_unused)
+void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->len, sizeof(m->buf) - m->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->len = min(m->len + n, sizeof(m->buf) - 1);
 }
 
-void chainpool_debugfs_del(struct chainpool *pool __always_unused)
+static char kshim_dentry;
+
+struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
 {
+	kshim.debugfs_files++;
+	return (struct dentry *)&kshim_dentry;
+}
+
+struct dentry *debugfs_create_file(const char *name, unsigned int mode,
+				   struct dentry *parent, void *data,
+				   const struct file_operations *fops)
+{
+	kshim.debugfs_files++;
+	return (struct dentry *)&kshim_dentry;
+}
+
+void debugfs_remove(struct dentry *d)
+{
+	if (d)
+		kshim.debugfs_files--;
+}
+
+void debugfs_remove_recursive(struct dentry *d)
+{
+	if (d)
+		kshim.debugfs_files = 0;
 }

@@ -1,54 +1,243 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The user-space shim's counters and knobs, for the tests that build
- * chainpool.c and chainpool_grow.c unchanged on it (as the kernel's
- * tools/testing/ builds kernel files): what the kernel calls did, and
- * where they fail.  No allocator logic lives here.
+ * Stand-ins for the kernel calls chainpool.c makes, so that the unit
+ * tests build it unchanged in user space, as tools/testing/ builds kernel
+ * files: every <linux/...> header of it is this one.  The shim counts
+ * what the calls did, fails them where a test says, and aborts on a
+ * misuse a kernel would catch (sleeping under a spinlock, a lock taken
+ * twice, freeing what was not allocated).  No allocator logic lives here.
  */
 #ifndef KSHIM_H
 #define KSHIM_H
 
-#include <linux/types.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+typedef unsigned char u8;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef u64 dma_addr_t;
+typedef unsigned int gfp_t;
+
+#define BIT(n)			(1UL << (n))
+#define __GFP_DIRECT_RECLAIM	BIT(0)
+#define __GFP_ZERO		BIT(1)
+#define __GFP_NOWARN		BIT(2)
+#define GFP_ATOMIC		BIT(4)
+#define GFP_KERNEL		(BIT(5) | __GFP_DIRECT_RECLAIM)
+
+#define PAGE_SHIFT		12
+#define PAGE_SIZE		BIT(PAGE_SHIFT)
+#define BITS_PER_LONG		(8 * (int)sizeof(long))
+#define KBUILD_MODNAME		"unit"
+#define THIS_MODULE		NULL
+
+#define __ALIGN_MASK(x, m)	(((x) + (m)) & ~(m))
+#define ALIGN(x, a)		__ALIGN_MASK(x, (__typeof__(x))(a) - 1)
+#define PAGE_ALIGN(x)		ALIGN(x, PAGE_SIZE)
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define min_t(t, a, b)		min((t)(a), (t)(b))
+#define max_t(t, a, b)		max((t)(a), (t)(b))
+#define clamp(v, lo, hi)	min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi)	clamp((t)(v), (t)(lo), (t)(hi))
+#define READ_ONCE(x)		(x)	/* one thread */
+#define IS_ERR_OR_NULL(p)	(!(p) || (unsigned long)(p) >= (unsigned long)-4095)
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __noreturn		__attribute__((noreturn))
+
+static inline bool is_power_of_2(unsigned long n)
+{
+	return n && !(n & (n - 1));
+}
+
+static inline int ilog2(unsigned long long n)
+{
+	return 63 - __builtin_clzll(n);
+}
+
+static inline unsigned long rounddown_pow_of_two(unsigned long n)
+{
+	return 1UL << ilog2(n);
+}
+
+static inline int get_order(unsigned long size)
+{
+	int order = 0;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
+static inline bool gfpflags_allow_blocking(gfp_t gfp)
+{
+	return gfp & __GFP_DIRECT_RECLAIM;
+}
+
+static inline bool __test_and_set_bit(unsigned long nr, unsigned long *map)
+{
+	unsigned long bit = 1UL << (nr % BITS_PER_LONG), *w = map + nr / BITS_PER_LONG;
+	bool old = *w & bit;
+
+	*w |= bit;
+	return old;
+}
+
+static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *map)
+{
+	unsigned long bit = 1UL << (nr % BITS_PER_LONG), *w = map + nr / BITS_PER_LONG;
+	bool old = *w & bit;
+
+	*w &= ~bit;
+	return old;
+}
+
+static inline void bitmap_zero(unsigned long *map, unsigned int bits)
+{
+	memset(map, 0, BITS_TO_LONGS(bits) * sizeof(long));
+}
+
+static inline bool bitmap_empty(const unsigned long *map, unsigned int bits)
+{
+	unsigned int i;
+
+	for (i = 0; i < bits; i++)
+		if (map[i / BITS_PER_LONG] & (1UL << (i % BITS_PER_LONG)))
+			return false;
+	return true;
+}
+
+void *memchr_inv(const void *p, int c, size_t n);
+ssize_t strscpy(char *dst, const char *src, size_t size);
+int kstrtouint(const char *s, unsigned int base, unsigned int *res);
+void sort(void *base, size_t num, size_t size,
+	  int (*cmp)(const void *, const void *), void *swap);
+
+/* The fake coherent DMA of a device: the test places the addresses. */
+struct device {
+	const char *name;
+	u64 next_dma;		/* next address, before natural alignment */
+	u64 skew;		/* added to each naturally aligned address */
+	u32 max_bytes;		/* refuse larger allocations; 0: no limit */
+	u32 fail_call;		/* fail this 1-based call; 0: never */
+	u32 calls;
+	u64 live;		/* buffers not freed */
+	u64 live_bytes;
+};
+
+void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
+			 gfp_t gfp);
+void dma_free_coherent(struct device *dev, size_t size, void *cpu,
+		       dma_addr_t dma);
+const char *dev_name(const struct device *dev);
+
+void *kzalloc(size_t size, gfp_t gfp);
+void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
+void kfree(const void *p);
+void kvfree(const void *p);
+
+typedef struct {
+	int held;
+} spinlock_t;
+
+struct mutex {
+	int held;
+};
+
+#define DEFINE_MUTEX(m)		struct mutex m
+#define spin_lock_init(l)	((l)->held = 0)
+#define mutex_init(m)		((m)->held = 0)
+#define spin_lock_irqsave(l, f)	((f) = 0, kshim_lock(l))
+#define spin_unlock_irqrestore(l, f) ((void)(f), kshim_unlock(l))
+void kshim_lock(spinlock_t *l);
+void kshim_unlock(spinlock_t *l);
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+void cond_resched(void);
+
+__printf(2, 3) void dev_err(const struct device *dev, const char *fmt, ...);
+__printf(1, 2) void pr_err(const char *fmt, ...);
+#define pr_warn pr_err
+
+struct kernel_param {
+	void *arg;
+};
+
+struct kernel_param_ops {
+	int (*set)(const char *val, const struct kernel_param *kp);
+	int (*get)(char *buf, const struct kernel_param *kp);
+};
+
+int param_get_uint(char *buf, const struct kernel_param *kp);
+#define module_param(name, type, perm)
+#define module_param_cb(name, ops, arg, perm) \
+	const struct kernel_param_ops *name##_param_ops = ops
+#define MODULE_PARM_DESC(name, desc)
+
+struct dentry;
+struct inode {
+	void *i_private;
+};
+
+struct seq_file {
+	void *private;
+	char buf[2048];
+	size_t len;
+};
+
+struct file;
+struct file_operations {
+	void *owner;
+	int (*open)(struct inode *inode, struct file *file);
+	int read, llseek, release;
+};
+
+#define seq_read	0
+#define seq_lseek	0
+#define single_release	0
+int single_open(struct file *file, int (*show)(struct seq_file *, void *),
+		void *data);
+__printf(2, 3) void seq_printf(struct seq_file *m, const char *fmt, ...);
+struct dentry *debugfs_create_dir(const char *name, struct dentry *parent);
+struct dentry *debugfs_create_file(const char *name, unsigned int mode,
+				   struct dentry *parent, void *data,
+				   const struct file_operations *fops);
+void debugfs_remove(struct dentry *d);
+void debugfs_remove_recursive(struct dentry *d);
 
 /**
- * struct kshim - what the shim's kernel calls counted, and their faults
- * @allocs: kmalloc(), kzalloc() and kvmalloc() calls that returned memory
- * @frees: kfree() and kvfree() of such memory
- * @kv_allocs: the kvmalloc() ones among @allocs
- * @live: memory from them not yet freed, in allocations
- * @alloc_calls: calls of the three, failed ones too
- * @fail_alloc_at: fail this 1-based call of the three; 0 never
+ * struct kshim - what the shim's calls counted, and where they fail
+ * @allocs: kzalloc() and kvmalloc_array() calls that returned memory
+ * @live: their memory not yet freed, in allocations
+ * @fail_alloc_at: fail this 1-based call of the two; 0 never
+ * @alloc_calls: calls of the two, failed ones too
  * @dev_errs: dev_err() messages
- * @grace_periods: synchronize_rcu_expedited() calls
+ * @lock_holds: spinlock acquisitions
  * @locks_held: spinlocks held now
- * @rcu_depth: RCU read sections entered and not left
- * @atomic: set by a test to call the pool from atomic context, where
- *	nothing may sleep, as from under the caller's own spinlock
+ * @atomic: the test calls from atomic context: nothing may sleep
+ * @debugfs_files: debugfs files and directories present
  */
 struct kshim {
 	u64 allocs;
-	u64 frees;
-	u64 kv_allocs;
 	u64 live;
-	u32 alloc_calls;
 	u32 fail_alloc_at;
+	u32 alloc_calls;
 	u32 dev_errs;
-	u32 grace_periods;
+	u64 lock_holds;
 	int locks_held;
-	int rcu_depth;
 	bool atomic;
+	int debugfs_files;
 };
 
 extern struct kshim kshim;
-
-/*
- * Called with the message of a misuse the shim caught, if set; a test
- * harness fails the test there (it must not return).  Else the shim
- * aborts.
- */
-extern void (*kshim_bug_hook)(const char *msg);
-
-/* Clear the counters and knobs; the memory still live is kept count of. */
-void kshim_reset(void);
 
 #endif

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of chainpool.c, built unchanged on the shim of the kernel
+ * calls it makes (kernel/): included here so that the tests can set its
+ * module parameters.  cmocka, ASan and UBSan.
+ */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "chainpool.c"
+#include "cp_sink.h"
+
+#define CHECK(cond) \
+	do { if (!(cond)) fail_msg("check failed: %s", #cond); } while (0)
+#define CHECK_EQ(a, b)							\
+	do {								\
+		long long a_ = (long long)(a), b_ = (long long)(b);	\
+		if (a_ != b_)						\
+			fail_msg("%s == %lld, expected %s == %lld",	\
+				 #a, a_, #b, b_);			\
+	} while (0)
+
+/* The test's fault hook: fail slab N (1-based), or every top-order slab. */
+static struct {
+	u32 slab_calls;
+	u32 fail_slab;
+	bool fail_top;
+} fault;
+
+bool chainpool_fault(enum chainpool_fault_op op, const char *name,
+		     struct device *dev)
+{
+	if (op == CHAINPOOL_FAULT_TOP_SLAB)
+		return fault.fail_top;
+	return op == CHAINPOOL_FAULT_SLAB && ++fault.slab_calls == fault.fail_slab;
+}
+
+static struct device dev;
+
+static int setup(void **state)
+{
+	memset(&dev, 0, sizeof(dev));
+	memset(&fault, 0, sizeof(fault));
+	memset(&kshim, 0, sizeof(kshim));
+	dev.name = "0000:01:00.0";
+	dev.next_dma = 1ULL << 20;
+	chainpool_slab_kb = 128;
+	chainpool_debug = false;
+	return 0;
+}
+
+/* Nothing of the pool left: no coherent memory, metadata or debugfs file. */
+static int teardown(void **state)
+{
+	CHECK_EQ(dev.live, 0);
+	CHECK_EQ(kshim.live, 0);
+	CHECK_EQ(kshim.debugfs_files, 0);
+	CHECK_EQ(kshim.locks_held, 0);
+	return 0;
+}
+
+static struct cp_sink *sink_new(u32 n)
+{
+	struct cp_sink *s = calloc(1, sizeof(*s));
+
+	s->blocks = calloc(n, sizeof(*s->blocks));
+	return s;
+}
+
+static void sink_free(struct cp_sink *s)
+{
+	free(s->blocks);
+	free(s);
+}
+
+/* Every block distinct, aligned, inside no line it must not cross. */
+static void check_blocks(struct chainpool *pool, struct cp_block *b, u32 n,
+			 u32 size, u32 align, u64 boundary)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		CHECK(b[i].cpu);
+		CHECK_EQ(b[i].dma % max_t(u32, align, 16), 0);
+		CHECK_EQ((u64)(uintptr_t)b[i].cpu % max_t(u32, align, 16), 0);
+		if (boundary)
+			CHECK_EQ(b[i].dma / boundary,
+				 (b[i].dma + size - 1) / boundary);
+		CHECK_EQ(b[i].dma >> 32, (b[i].dma + size - 1) >> 32);
+		if (size < PAGE_SIZE)
+			CHECK_EQ(b[i].dma / PAGE_SIZE,
+				 (b[i].dma + size - 1) / PAGE_SIZE);
+		CHECK(chainpool_dma_to_virt(pool, b[i].dma) == b[i].cpu);
+		/* the device writes its blocks: ASan checks they are memory */
+		memset(b[i].cpu, i, size);
+	}
+	for (i = 0; i < n; i++)
+		CHECK_EQ(*(u8 *)b[i].cpu, (u8)i);
+}
+
+/* The 9300-8i's chain pool: 373,959 blocks of 128 B, as the driver takes it. */
+static void test_bulk_chain_pool(void **state)
+{
+	u32 n = 373959, holds;
+	struct cp_sink *s = sink_new(n);
+	struct chainpool_stats st;
+	struct chainpool *pool;
+	u64 before;
+
+	pool = chainpool_create("chain pool", &dev, 128, 16, 0);
+	CHECK(pool);
+	before = kshim.lock_holds;
+	CHECK_EQ(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, s), 0);
+	holds = kshim.lock_holds - before;
+	CHECK_EQ(s->calls, n);
+	CHECK(!s->out_of_order);
+	/* one hold to read the count, then one per batch of 512 */
+	CHECK_EQ(holds, 1 + 1 + (n + 511) / 512);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.blocks, 365 * 1024 + 256);
+	CHECK_EQ(st.in_use, n);
+	CHECK_EQ(st.nr_slabs, 366);
+	CHECK_EQ(st.slabs_by_order[5], 365);
+	CHECK_EQ(st.slabs_by_order[3], 1);
+	CHECK_EQ(st.dma_bytes, 365 * 128 * 1024 + 32 * 1024);
+	check_blocks(pool, s->blocks, n, 128, 16, 0);
+	chainpool_release_all(pool);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.in_use, 0);
+	CHECK(!chainpool_dma_to_virt(pool, s->blocks[0].dma));
+	/* the same blocks again, without a coherent allocation */
+	before = dev.calls;
+	s->calls = 0;
+	CHECK_EQ(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(dev.calls, before);
+	CHECK_EQ(s->calls, n);
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	sink_free(s);
+}
+
+/* Bulk holds are bounded in bytes too: 64 KiB of 4 KiB blocks is 16. */
+static void test_bulk_batch_bytes(void **state)
+{
+	struct cp_sink *s = sink_new(100);
+	struct chainpool *pool = chainpool_create("big", &dev, 4096, 0, 0);
+	u64 before = kshim.lock_holds;
+
+	CHECK_EQ(chainpool_alloc_bulk(pool, 100, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(kshim.lock_holds - before, 1 + 1 + 7);
+	check_blocks(pool, s->blocks, 100, 4096, 16, 0);
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	sink_free(s);
+}
+
+/* Sizes, alignments and boundaries: every block within its rules. */
+static void test_layouts(void **state)
+{
+	static const struct { u32 size, align, boundary; } c[] = {
+		{ 1, 0, 0 }, { 16, 16, 0 }, { 24, 8, 0 }, { 100, 64, 0 },
+		{ 128, 16, 0 }, { 192, 16, 4096 }, { 1000, 0, 1024 },
+		{ 3000, 0, 0 }, { 4096, 4096, 0 }, { 5000, 0, 8192 },
+		{ 48, 16, 2048 }, { 3 << 20, 0, 0 }, { 512, 4096, 0 },
+	};
+	u32 i, n;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct chainpool *pool;
+		struct cp_sink *s;
+
+		n = c[i].size > PAGE_SIZE ? 3 : 2000;
+		s = sink_new(n);
+		pool = chainpool_create("layout", &dev, c[i].size, c[i].align,
+					c[i].boundary);
+		CHECK(pool);
+		CHECK_EQ(chainpool_alloc_bulk(pool, n, GFP_KERNEL,
+					      cp_sink_store, s), 0);
+		check_blocks(pool, s->blocks, n, c[i].size, c[i].align,
+			     c[i].boundary);
+		chainpool_release_all(pool);
+		chainpool_destroy(pool);
+		sink_free(s);
+	}
+}
+
+/* dma_pool_create()'s argument rules. */
+static void test_create_rules(void **state)
+{
+	CHECK(!chainpool_create("x", &dev, 0, 0, 0));
+	CHECK(!chainpool_create("x", &dev, 64, 48, 0));
+	CHECK(!chainpool_create("x", &dev, 64, 0, 32));
+	CHECK(!chainpool_create("x", &dev, 64, 0, 96));
+	CHECK(!chainpool_create("x", &dev, (1U << 30) + 1, 0, 0));
+}
+
+/* A block at a DMA address that is no block's start is not found. */
+static void test_lookup(void **state)
+{
+	struct chainpool *pool = chainpool_create("l", &dev, 100, 0, 0);
+	dma_addr_t dma, d2;
+	void *a, *b;
+
+	a = chainpool_alloc(pool, GFP_KERNEL, &dma);
+	CHECK(a);
+	CHECK(chainpool_dma_to_virt(pool, dma) == a);
+	CHECK(!chainpool_dma_to_virt(pool, dma + 16));
+	CHECK(!chainpool_dma_to_virt(pool, dma - 1));
+	/* carved but not yet handed out */
+	CHECK(!chainpool_dma_to_virt(pool, dma + 112));
+	b = chainpool_alloc(pool, GFP_KERNEL, &d2);
+	CHECK_EQ(d2, dma + 112);
+	CHECK(chainpool_dma_to_virt(pool, d2) == b);
+	CHECK(!chainpool_dma_to_virt(NULL, dma));
+	chainpool_free(pool, a, dma);
+	chainpool_free(pool, b, d2);
+	chainpool_destroy(pool);
+}
+
+/* Single allocations grow the pool by doubling; every block stays found. */
+static void test_growth(void **state)
+{
+	u32 n = 5000, i;
+	struct cp_block *b = calloc(n, sizeof(*b));
+	struct chainpool *pool = chainpool_create("grow", &dev, 256, 0, 0);
+	struct chainpool_stats st;
+
+	for (i = 0; i < n; i++) {
+		b[i].cpu = chainpool_alloc(pool, GFP_KERNEL, &b[i].dma);
+		CHECK(b[i].cpu);
+	}
+	check_blocks(pool, b, n, 256, 16, 0);
+	chainpool_get_stats(pool, &st);
+	CHECK(st.nr_slabs < 20);
+	CHECK_EQ(st.in_use, n);
+	for (i = 0; i < n; i++)
+		chainpool_free(pool, b[i].cpu, b[i].dma);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.in_use, 0);
+	/* freed blocks come back first, last freed first: no growth */
+	i = dev.calls;
+	CHECK(chainpool_alloc(pool, GFP_KERNEL, &b[0].dma) == b[n - 1].cpu);
+	CHECK_EQ(dev.calls, i);
+	chainpool_free(pool, b[n - 1].cpu, b[0].dma);
+	chainpool_destroy(pool);
+	free(b);
+}
+
+/* __GFP_ZERO zeroes; without it, no promise (the shim fills 0x5a). */
+static void test_zero(void **state)
+{
+	struct chainpool *pool = chainpool_create("z", &dev, 200, 0, 0);
+	dma_addr_t dma;
+	u8 *p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
+
+	CHECK(p);
+	CHECK(!memchr_inv(p, 0, 200));
+	memset(p, 0xff, 200);
+	chainpool_free(pool, p, dma);
+	p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
+	CHECK(!memchr_inv(p, 0, 200));
+	chainpool_free(pool, p, dma);
+	chainpool_destroy(pool);
+}
+
+/* An atomic allocation from an empty pool fails instead of sleeping. */
+static void test_atomic(void **state)
+{
+	struct chainpool *pool = chainpool_create("a", &dev, 64, 0, 0);
+	dma_addr_t dma;
+	void *p;
+
+	kshim.atomic = true;
+	CHECK(!chainpool_alloc(pool, GFP_ATOMIC, &dma));
+	kshim.atomic = false;
+	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
+	kshim.atomic = true;
+	chainpool_free(pool, p, dma);
+	p = chainpool_alloc(pool, GFP_ATOMIC, &dma);
+	CHECK(p);
+	chainpool_free(pool, p, dma);
+	kshim.atomic = false;
+	chainpool_destroy(pool);
+}
+
+/* Slabs too large for memory: smaller orders, down to one block. */
+static void test_fallback(void **state)
+{
+	struct cp_sink *s = sink_new(3000);
+	struct chainpool *pool = chainpool_create("f", &dev, 128, 0, 0);
+	struct chainpool_stats st;
+
+	dev.max_bytes = 16384;
+	CHECK_EQ(chainpool_alloc_bulk(pool, 3000, GFP_KERNEL, cp_sink_store, s), 0);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.slabs_by_order[2], 23);
+	CHECK(st.fallbacks >= 3);
+	check_blocks(pool, s->blocks, 3000, 128, 16, 0);
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	sink_free(s);
+}
+
+/* The hook's top-order failures: the same, through the fault point. */
+static void test_fault_top(void **state)
+{
+	struct cp_sink *s = sink_new(3000);
+	struct chainpool *pool = chainpool_create("t", &dev, 128, 0, 0);
+	struct chainpool_stats st;
+
+	fault.fail_top = true;
+	CHECK_EQ(chainpool_alloc_bulk(pool, 3000, GFP_KERNEL, cp_sink_store, s), 0);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.slabs_by_order[5], 0);
+	CHECK_EQ(st.slabs_by_order[4], 6);
+	check_blocks(pool, s->blocks, 3000, 128, 16, 0);
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	sink_free(s);
+}
+
+/* A slab across a 4 GiB line is given back, and a smaller one taken. */
+static void test_4gib(void **state)
+{
+	struct cp_sink *s = sink_new(2048);
+	struct chainpool *pool = chainpool_create("4g", &dev, 4096, 0, 0);
+	struct chainpool_stats st;
+
+	/* the first slab of 128 KiB would start 64 KiB below 4 GiB */
+	dev.next_dma = (4ULL << 30) - (128 << 10);
+	dev.skew = 64 << 10;
+	CHECK_EQ(chainpool_alloc_bulk(pool, 40, GFP_KERNEL, cp_sink_store, s), 0);
+	chainpool_get_stats(pool, &st);
+	CHECK(st.rejected >= 1);
+	check_blocks(pool, s->blocks, 40, 4096, 16, 0);
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	sink_free(s);
+}
+
+/* A slab failing at any place of a fill: -ENOMEM and nothing kept. */
+static void test_fail_every_slab(void **state)
+{
+	struct cp_sink *s = sink_new(20000);
+	u32 k;
+
+	for (k = 1; k <= 21; k++) {
+		struct chainpool *pool = chainpool_create("e", &dev, 128, 0, 0);
+		struct chainpool_stats st;
+
+		fault.slab_calls = 0;
+		fault.fail_slab = k;
+		s->calls = 0;
+		CHECK_EQ(chainpool_alloc_bulk(pool, 20000, GFP_KERNEL,
+					      cp_sink_store, s),
+			 k <= 20 ? -ENOMEM : 0);
+		chainpool_get_stats(pool, &st);
+		CHECK_EQ(st.nr_slabs, k <= 20 ? 0 : 20);
+		CHECK_EQ(dev.live, k <= 20 ? 0 : 20);
+		chainpool_release_all(pool);
+		chainpool_destroy(pool);
+		CHECK_EQ(dev.live, 0);
+	}
+	sink_free(s);
+}
+
+/* A kzalloc() or kvmalloc() failing anywhere: no leak, no crash. */
+static void test_fail_every_kmalloc(void **state)
+{
+	struct cp_sink *s = sink_new(20000);
+	u32 k;
+	int ret;
+
+	for (k = 1; k <= 40; k++) {
+		struct chainpool *pool;
+
+		kshim.alloc_calls = 0;
+		kshim.fail_alloc_at = k;
+		pool = chainpool_create("k", &dev, 128, 0, 0);
+		if (!pool)
+			continue;
+		ret = chainpool_alloc_bulk(pool, 20000, GFP_KERNEL,
+					   cp_sink_store, s);
+		CHECK(ret == 0 || ret == -ENOMEM);
+		chainpool_release_all(pool);
+		chainpool_destroy(pool);
+		CHECK_EQ(dev.live, 0);
+		CHECK_EQ(kshim.live, 0);
+	}
+	kshim.fail_alloc_at = 0;
+	sink_free(s);
+}
+
+/* Debug: poison, double and foreign frees, corruption while free. */
+static void test_debug(void **state)
+{
+	struct chainpool *pool, *other;
+	dma_addr_t dma, odma;
+	u8 *p, *q;
+
+	chainpool_debug = true;
+	pool = chainpool_create("d", &dev, 64, 0, 0);
+	other = chainpool_create("o", &dev, 64, 0, 0);
+	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
+	CHECK(!memchr_inv(p, CP_POISON_ALLOCATED, 64));
+	chainpool_free(pool, p, dma);
+	CHECK(!memchr_inv(p + sizeof(struct cp_free), CP_POISON_FREED,
+			  64 - sizeof(struct cp_free)));
+	CHECK_EQ(kshim.dev_errs, 0);
+	chainpool_free(pool, p, dma);
+	CHECK_EQ(kshim.dev_errs, 1);
+	q = chainpool_alloc(other, GFP_KERNEL, &odma);
+	chainpool_free(pool, q, odma);
+	CHECK_EQ(kshim.dev_errs, 2);
+	chainpool_free(pool, p + 16, dma + 16);
+	CHECK_EQ(kshim.dev_errs, 3);
+	/* written to while free: found when handed out again */
+	p[40] = 0;
+	CHECK(chainpool_alloc(pool, GFP_KERNEL, &dma) == p);
+	CHECK_EQ(kshim.dev_errs, 4);
+	chainpool_free(pool, p, dma);
+	chainpool_free(other, q, odma);
+	chainpool_destroy(other);
+	chainpool_destroy(pool);
+}
+
+/* Destroy of a busy pool: reported, and the busy slab kept (debug). */
+static void test_destroy_busy(void **state)
+{
+	struct chainpool *pool;
+	struct cp_sink *s = sink_new(2000);
+	dma_addr_t dma;
+	void *p;
+
+	chainpool_debug = true;
+	chainpool_slab_kb = 4;
+	pool = chainpool_create("b", &dev, 128, 0, 0);
+	CHECK_EQ(chainpool_alloc_bulk(pool, 2000, GFP_KERNEL, cp_sink_store, s), 0);
+	chainpool_release_all(pool);
+	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
+	chainpool_destroy(pool);
+	CHECK_EQ(kshim.dev_errs, 1);
+	CHECK_EQ(dev.live, 1);
+	dma_free_coherent(&dev, PAGE_SIZE, p, dma);
+	sink_free(s);
+}
+
+/* The debugfs file shows the geometry; gone with the pool. */
+static void test_debugfs(void **state)
+{
+	struct chainpool *pool = chainpool_create("chain pool", &dev, 128, 0, 0);
+	struct cp_sink *s = sink_new(2000);
+	struct seq_file m = { .private = pool };
+
+	CHECK_EQ(kshim.debugfs_files, 2);
+	CHECK_EQ(chainpool_alloc_bulk(pool, 2000, GFP_KERNEL, cp_sink_store, s), 0);
+	cp_debugfs_show(&m, NULL);
+	CHECK(strstr(m.buf, "blocks: 2048\nin_use: 2000\nslabs: 2\n"));
+	CHECK(strstr(m.buf, "slabs_order_5: 2\ndma_bytes: 262144\n"));
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
+	/* a pool never destroyed: its file goes at exit */
+	pool = chainpool_create("left", &dev, 128, 0, 0);
+	chainpool_exit();
+	CHECK_EQ(kshim.debugfs_files, 0);
+	kfree(pool);
+	sink_free(s);
+}
+
+/* chainpool_slab_kb: a power of two from a page to 4 MiB, else rounded. */
+static void test_slab_kb_param(void **state)
+{
+	struct kernel_param kp = { .arg = &chainpool_slab_kb };
+
+	CHECK_EQ(cp_slab_kb_set("256", &kp), 0);
+	CHECK_EQ(chainpool_slab_kb, 256);
+	CHECK_EQ(cp_slab_kb_set("100", &kp), 0);
+	CHECK_EQ(chainpool_slab_kb, 64);
+	CHECK_EQ(cp_slab_kb_set("1", &kp), 0);
+	CHECK_EQ(chainpool_slab_kb, 4);
+	CHECK_EQ(cp_slab_kb_set("99999", &kp), 0);
+	CHECK_EQ(chainpool_slab_kb, 4096);
+	CHECK(cp_slab_kb_set("x", &kp) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_bulk_chain_pool),
+		T(test_bulk_batch_bytes),
+		T(test_layouts),
+		T(test_create_rules),
+		T(test_lookup),
+		T(test_growth),
+		T(test_zero),
+		T(test_atomic),
+		T(test_fallback),
+		T(test_fault_top),
+		T(test_4gib),
+		T(test_fail_every_slab),
+		T(test_fail_every_kmalloc),
+		T(test_debug),
+		T(test_destroy_busy),
+		T(test_debugfs),
+		T(test_slab_kb_param),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
