@@ -11,6 +11,8 @@
  */
 #include <linux/hwmon.h>
 
-static int __maybe_unused probe[__builtin_types_compatible_p(
-	typeof(((struct hwmon_chip_info *)0)->info),
-	const struct hwmon_channel_info * const *) ? 1 : -1];
+static const struct hwmon_chip_info __maybe_unused probe_chip;
+
+static int __maybe_unused
+probe[__builtin_types_compatible_p(typeof(probe_chip.info),
+				   const struct hwmon_channel_info * const *) ? 1 : -1];
