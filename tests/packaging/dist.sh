@@ -60,10 +60,14 @@ ktap_test_result "the tool is executable" [ -x "$t/tools/mpt3sas-pool-timing" ]
 gen=$(cd "$t" && find . -mindepth 1 \( -name '*.o' -o -name '*.ko*' -o -name '.*' -o -name generated \
 	-o -name '*.mod*' -o -name Module.symvers \) -print)
 ktap_test_result "nothing generated or hidden${gen:+ (found: $gen)}" [ -z "$gen" ]
+# Test builds (CP_FAULT=1) bring their own sources.
+# shellcheck disable=SC2016 # Kbuild's own $(CP_FAULT), literally
+objs=$(sed '/^ifeq ($(CP_FAULT),1)/,/^endif/d' "$t/Kbuild" |
+	grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' | sort -u)
 nosrc=
-while read -r o; do
+for o in $objs; do
 	[ -f "$t/${o%.o}.c" ] || nosrc+=" ${o%.o}.c"
-done < <(grep -oE '[a-z0-9_]+/[a-z0-9_/]+\.o' "$t/Kbuild" | sort -u)
+done
 ktap_test_result "every object in Kbuild has its source${nosrc:+ (missing:$nosrc)}" [ -z "$nosrc" ]
 
 conf=$t/dkms.conf
@@ -93,7 +97,7 @@ ktap_test_result "no REMAKE_INITRD, no signing override" not_grep -E '^(REMAKE_I
 ktap_test_result "reproducible: a second dist gives the same bytes" cmp -s "$tarball" "$work/b/$name-$version.tar.gz"
 
 # Versions: a higher release, and a later upstream base, upgrade.
-for pair in "$base.cp2 $base.cp1" "$base.cp10 $base.cp9" "$base.cp1 $base" "49.0.00.00.cp1 $base.cp9"; do
+for pair in "$base.cp2 $base.cp1" "$base.cp10 $base.cp9" "$base.cp1 $base" "$((${base%%.*} + 1)).0.00.00.cp1 $base.cp9"; do
 	read -r hi lo <<<"$pair"
 	ktap_test_result "dpkg: $hi > $lo" dpkg --compare-versions "$hi" gt "$lo"
 	if command -v rpm >/dev/null; then
