@@ -7,10 +7,9 @@
  *
  * The upstream driver uses every name below unchanged.  Where the probe
  * says the target kernel lacks it, it is provided under that name: an
- * older kernel name mapped onto it (del_timer_sync() for
- * timer_delete_sync()), or a small backport with the contract of the
- * kernel's own function (struct_size(), sysfs_emit(), ...), whose kernel
- * documentation applies.
+ * older kernel's equivalent mapped onto it (0 for WQ_PERCPU), or a small
+ * backport with the contract of the kernel's own function (struct_size(),
+ * sysfs_emit(), ...), whose kernel documentation applies.
  *
  * The last one, scsi_add_host(), also registers the sysfs attribute groups
  * that compat/host_template.h leaves out of the host template on kernels
@@ -29,10 +28,6 @@
 
 #ifndef HAVE_EPOLLIN
 #include <linux/eventpoll.h>
-#endif
-
-#ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
-#include <linux/aer.h>
 #endif
 
 #ifndef HAVE_PCI_DISABLE_LINK_STATE
@@ -129,21 +124,7 @@ mpt3sas_compat_sysfs_emit(char *buf, const char *fmt, ...)
 #define sysfs_emit	mpt3sas_compat_sysfs_emit
 #endif
 
-/* ---- timers and workqueues --------------------------------------------- */
-
-#ifndef HAVE_TIMER_DELETE_SYNC
-static inline int mpt3sas_compat_timer_delete_sync(struct timer_list *timer)
-{
-	return del_timer_sync(timer);
-}
-
-#define timer_delete_sync	mpt3sas_compat_timer_delete_sync
-#endif
-
-#ifndef HAVE_TIMER_CONTAINER_OF
-#undef timer_container_of
-#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
-#endif
+/* ---- workqueues --------------------------------------------------------- */
 
 #ifndef HAVE_WQ_PERCPU
 /* per-CPU is the default of alloc_workqueue() wherever WQ_PERCPU is absent */
@@ -176,26 +157,6 @@ mpt3sas_compat_irq_set_affinity_and_hint(unsigned int irq,
 }
 
 #define irq_set_affinity_and_hint	mpt3sas_compat_irq_set_affinity_and_hint
-#endif
-
-#ifndef HAVE_PCI_ENABLE_PCIE_ERROR_REPORTING
-/* AER reporting is enabled by the PCI core (v6.0); the helpers are gone. */
-static inline int
-mpt3sas_compat_pci_enable_pcie_error_reporting(struct pci_dev *dev)
-{
-	return 0;
-}
-
-static inline int
-mpt3sas_compat_pci_disable_pcie_error_reporting(struct pci_dev *dev)
-{
-	return 0;
-}
-
-#define pci_enable_pcie_error_reporting \
-	mpt3sas_compat_pci_enable_pcie_error_reporting
-#define pci_disable_pcie_error_reporting \
-	mpt3sas_compat_pci_disable_pcie_error_reporting
 #endif
 
 /* ---- block layer ----------------------------------------------------------- */
