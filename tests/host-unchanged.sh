@@ -4,8 +4,9 @@
 # tests/host-unchanged.sh save FILE | compare FILE
 #
 # What make check must leave as it found it: the dpkg database (package,
-# version, state), and every file and link under /boot, /lib/modules,
-# /usr/src, /var/lib/dkms, /etc/modprobe.d and /etc/depmod.d, by sha256.
+# version, state), the mount points, and every file and link under /boot,
+# /lib/modules, /usr/src, /var/lib/dkms, /etc/modprobe.d and
+# /etc/depmod.d, by sha256.
 # `save` writes that state; `compare` exits 1 and shows the difference if
 # the machine's state is no longer the saved one.  Its lines are KTAP
 # diagnostics ("# ..."), for the KTAP scripts that call it.
@@ -19,6 +20,7 @@ state() {
 	for d in /boot /lib/modules /usr/src /var/lib/dkms /etc/modprobe.d /etc/depmod.d; do
 		[ -e "$d" ] && dirs+=("$d")
 	done
+	awk '{ print "mount", $5 }' /proc/self/mountinfo | sort
 	[ ${#dirs[@]} -gt 0 ] || return 0
 	find "${dirs[@]}" -xdev -type l -printf 'link %p -> %l\n' | sort
 	find "${dirs[@]}" -xdev -type f -print0 | sort -z | xargs -0r sha256sum | sed 's/^/file /'
@@ -35,7 +37,7 @@ compare)
 	[ $# = 2 ] || { echo "usage: $0 compare FILE" >&2; exit 2; }
 	[ -s "$2" ] || { echo "# no saved host state in $2" >&2; exit 2; }
 	if diff -u "$2" <(state) >"$2.diff"; then
-		echo "# host unchanged since $2 was saved: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files in /boot, /lib/modules, /usr/src, /var/lib/dkms, /etc/{modprobe,depmod}.d"
+		echo "# host unchanged since $2 was saved: $(grep -c '^pkg ' "$2") packages, $(grep -c '^mount ' "$2") mounts, $(grep -c '^file ' "$2") files in /boot, /lib/modules, /usr/src, /var/lib/dkms, /etc/{modprobe,depmod}.d"
 	else
 		echo "# the host changed since $2 was saved:"
 		grep "^[-+][a-z]" "$2.diff" | head -n 40 | sed "s/^/# /"

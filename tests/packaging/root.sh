@@ -84,8 +84,11 @@ if [ ! -f "$image/.complete" ]; then
 	host_mirrors
 	rm -rf --one-file-system "$pkgroot"/image-* "$image.new"
 	log "making the $flavour root (once per package list): ${packages[*]}"
-	# kernel hooks build the 6.1 initramfs inside; no recommends, as CI
-	mmdebstrap --mode=root --variant=apt --format=directory \
+	# kernel hooks build the 6.1 initramfs inside; no recommends, as CI.
+	# A mount namespace of its own: what mmdebstrap mounts in the root
+	# goes with it, even when a mount outlives mmdebstrap or it is killed.
+	unshare --mount --propagation private -- \
+		mmdebstrap --mode=root --variant=apt --format=directory \
 		--include="$(IFS=,; echo "${packages[*]}")" \
 		--aptopt='Acquire::Languages "none"' \
 		--aptopt='APT::Install-Recommends "false"' \
