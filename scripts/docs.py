@@ -360,11 +360,10 @@ CORE_OPS = [("create", "create (fill)"), ("bulk_carve", "bulk carve"),
             ("alloc_carve", "alloc, bump cursor"), ("free", "free"),
             ("alloc_list", "alloc, free list"),
             ("alloc_carve_mutex", "alloc + mutex"),
-            ("free_mutex", "free + mutex"), ("lookup", "lookup"),
+            ("free_mutex", "free + mutex"),
             ("memset", "memset floor")]
 CORE_RATIOS = [("bulk_over_memset", "bulk carve / memset"),
                ("alloc_carve_over_bulk", "bump-cursor alloc / bulk carve"),
-               ("lookup_over_bulk", "lookup / bulk carve"),
                ("mutex_over_plain", "with a mutex / without")]
 
 

@@ -17,11 +17,9 @@
  *   alloc_list    N chainpool_alloc() from the free list
  *   *_mutex       alloc_carve and free with a pthread mutex taken and
  *                 released around each call: the cost of a real lock
- *   lookup        chainpool_dma_to_virt() of every block
  *   memset        memset() of the same N * size bytes: a floor
  *
- * Every result is checked (counts, each block's lookup, the set of blocks
- * handed out again); a wrong one makes it exit 1.  No time is ever judged.
+ * Every result is checked (counts, the set of blocks handed out again); a wrong one makes it exit 1.  No time is ever judged.
  *
  *   bench_core [-n N[,N...]] [-r runs] [-s size] [-o results.json]
  */
@@ -52,7 +50,6 @@ enum bc_op {
 	BC_ALLOC_LIST,
 	BC_ALLOC_MUTEX,
 	BC_FREE_MUTEX,
-	BC_LOOKUP,
 	BC_MEMSET,
 	BC_NR_OPS
 };
@@ -66,7 +63,6 @@ static const char *const bc_op_name[BC_NR_OPS] = {
 	[BC_ALLOC_LIST] = "alloc_list",
 	[BC_ALLOC_MUTEX] = "alloc_carve_mutex",
 	[BC_FREE_MUTEX] = "free_mutex",
-	[BC_LOOKUP] = "lookup",
 	[BC_MEMSET] = "memset",
 };
 
@@ -146,28 +142,6 @@ static void bc_check_digest(const struct cp_block *blocks, u32 n, u64 sum,
 
 	bc_digest(blocks, n, &sum2, &xor2);
 	BC_CHECK(sum2 == sum && xor2 == xor, n, 0);
-}
-
-/* Each block found at its own address, and not one byte further. */
-static void bc_check_lookups(struct chainpool *pool,
-			     const struct cp_block *blocks, u32 n,
-			     const char *when)
-{
-	u32 i, bad = 0, first = 0;
-
-	for (i = 0; i < n; i++) {
-		if (chainpool_dma_to_virt(pool, blocks[i].dma) !=
-		    blocks[i].cpu ||
-		    chainpool_dma_to_virt(pool, blocks[i].dma + 1)) {
-			if (!bad++)
-				first = i;
-		}
-	}
-	if (bad) {
-		fprintf(stderr, "bench_core: FAIL n=%u: %s: %u blocks not found at their address, first #%u\n",
-			n, when, bad, first);
-		bc_errors++;
-	}
 }
 
 static u32 bc_in_use(const struct chainpool *pool)
@@ -274,19 +248,6 @@ bc_free_loop_locked(struct chainpool *pool, struct cp_block *blocks,
 	return 0;
 }
 
-/* Lookups that did not return the block's own CPU address. */
-static noinline u32
-bc_lookup_loop(struct chainpool *pool,
-	       const struct cp_block *blocks, u32 n)
-{
-	u32 i, wrong = 0;
-
-	for (i = 0; i < n; i++)
-		wrong += chainpool_dma_to_virt(pool, blocks[i].dma) !=
-			 blocks[i].cpu;
-	return wrong;
-}
-
 /*
  * Sample @op of @run: @loop over all n blocks, timed.  No call may fail,
  * and @in_use blocks are in use after it.
@@ -342,8 +303,6 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 	memset(floor_buf, 0, (size_t)n * bc_size);
 
 	for (run = 0; run < bc_runs; run++) {
-		u32 lookups_wrong;
-
 		/* bulk carve into the caller's array */
 		sink.calls = 0;
 		sink.out_of_order = false;
@@ -355,22 +314,14 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 		BC_CHECK(!sink.out_of_order, n, 0);
 		BC_CHECK(bc_in_use(pool) == n, n, bc_in_use(pool));
 
-		/* lookup of every block, checked as it goes */
-		t = bc_now();
-		lookups_wrong = bc_lookup_loop(pool, blocks, n);
-		res->samples[BC_LOOKUP][run] = bc_now() - t;
-		BC_CHECK(lookups_wrong == 0, n, lookups_wrong);
-		if (!run) {
-			bc_check_lookups(pool, blocks, n, "after bulk carve");
+		if (!run)
 			bc_digest(blocks, n, &sum, &xor);
-		}
 
 		/* whole-pool release */
 		t = bc_now();
 		chainpool_release_all(pool);
 		res->samples[BC_RELEASE][run] = bc_now() - t;
 		BC_CHECK(bc_in_use(pool) == 0, n, bc_in_use(pool));
-		BC_CHECK(!chainpool_dma_to_virt(pool, blocks[0].dma), n, 0);
 
 		/*
 		 * The floor: the same bytes written once.  It also leaves the
@@ -386,17 +337,13 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 		/* per-block alloc (bump cursor), free, alloc (free list) */
 		bc_time_loop(res, BC_ALLOC_CARVE, run, bc_alloc_loop, pool,
 			     blocks, n);
-		if (!run) {
-			bc_check_lookups(pool, blocks, n, "after alloc");
+		if (!run)
 			bc_check_digest(blocks, n, sum, xor);
-		}
 		bc_time_loop(res, BC_FREE, run, bc_free_loop, pool, blocks, 0);
 		bc_time_loop(res, BC_ALLOC_LIST, run, bc_alloc_loop, pool,
 			     blocks, n);
 		/* The free list gives back the same blocks. */
 		bc_check_digest(blocks, n, sum, xor);
-		if (!run)
-			bc_check_lookups(pool, blocks, n, "from the free list");
 		chainpool_release_all(pool);
 
 		/* the same per-block loops, a mutex around each call */
@@ -474,9 +421,6 @@ static void bc_print(const struct bc_result *res, unsigned int nr_n)
 	printf("\n%-18s", "alloc_carve/bulk");
 	for (i = 0; i < nr_n; i++)
 		printf(" %11.2fx", bc_ratio(&res[i], BC_ALLOC_CARVE, BC_BULK));
-	printf("\n%-18s", "lookup/bulk");
-	for (i = 0; i < nr_n; i++)
-		printf(" %11.2fx", bc_ratio(&res[i], BC_LOOKUP, BC_BULK));
 	printf("\n");
 }
 
@@ -527,10 +471,9 @@ static int bc_write_json(const char *path, const struct bc_result *res,
 			(unsigned long long)res[i].dma_bytes);
 		fprintf(f, "     \"ratios\": {\"mutex_over_plain\": %.3f, \"lock_ns_per_call\": %.3f, ",
 			bc_mutex_ratio(&res[i]), bc_mutex_ns(&res[i]));
-		fprintf(f, "\"bulk_over_memset\": %.3f, \"alloc_carve_over_bulk\": %.3f, \"lookup_over_bulk\": %.3f},\n",
+		fprintf(f, "\"bulk_over_memset\": %.3f, \"alloc_carve_over_bulk\": %.3f},\n",
 			bc_ratio(&res[i], BC_BULK, BC_MEMSET),
-			bc_ratio(&res[i], BC_ALLOC_CARVE, BC_BULK),
-			bc_ratio(&res[i], BC_LOOKUP, BC_BULK));
+			bc_ratio(&res[i], BC_ALLOC_CARVE, BC_BULK));
 		fprintf(f, "     \"ops\": {\n");
 		for (op = 0; op < BC_NR_OPS; op++) {
 			fprintf(f, "       \"%s\": {\"median_ns\": %llu, \"ns_per_block\": %.3f, \"samples_ns\": [",

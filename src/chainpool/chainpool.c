@@ -8,8 +8,8 @@
  * by a bump cursor over the slabs, so filling a pool costs O(slabs), and
  * resetting the list and the cursor gives every block back at once.  The
  * slabs are kept in the order they came (the cursor's) and sorted by DMA
- * address (for bsearch()); growth builds both arrays anew outside the
- * spinlock and swaps them in under it.
+ * address (for the debug checks' bsearch()); growth builds both arrays
+ * anew outside the spinlock and swaps them in under it.
  */
 #include <linux/bitmap.h>
 #include <linux/bsearch.h>
@@ -504,34 +504,6 @@ void chainpool_release_all(struct chainpool *pool)
 	for (i = 0; pool->debug && i < pool->nr_slabs; i++)
 		bitmap_zero(pool->slabs[i]->map, pool->slabs[i]->nr_blocks);
 	spin_unlock_irqrestore(&pool->lock, flags);
-}
-
-/**
- * chainpool_dma_to_virt() - CPU address of a block from its DMA address
- * @pool: the pool, or NULL
- * @dma: DMA address of the start of a block
- *
- * O(log slabs), under the pool's spinlock.
- *
- * Return: the CPU address, or NULL when @dma is not the start of a block
- * @pool has handed out since it was filled or released.
- */
-void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma)
-{
-	struct cp_slab *s;
-	unsigned long flags;
-	void *vaddr = NULL;
-	u32 idx;
-
-	if (!pool)
-		return NULL;
-	spin_lock_irqsave(&pool->lock, flags);
-	s = cp_find(pool, dma, &idx);
-	if (s && (s->nr < pool->carve_slab ||
-		  (s->nr == pool->carve_slab && idx < pool->carve_next)))
-		vaddr = s->cpu + (dma - s->dma);
-	spin_unlock_irqrestore(&pool->lock, flags);
-	return vaddr;
 }
 
 /**

@@ -43,7 +43,6 @@ void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma);
 int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 			 chainpool_bulk_fn fn, void *ctx);
 void chainpool_release_all(struct chainpool *pool);
-void *chainpool_dma_to_virt(struct chainpool *pool, dma_addr_t dma);
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
 void chainpool_destroy(struct chainpool *pool);
 void chainpool_exit(void);

@@ -1,21 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * cp_dmapool: the driver's DMA pools, each served by chainpool or, so that
- * users can compare both or rule ours out, by the kernel's dma_pool.
- */
+/* The driver's DMA pools: chainpool, or the kernel's dma_pool to compare. */
 #include <linux/device.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#define CP_DMAPOOL_IMPL		/* the renamed calls are defined here */
 #include "cp_dmapool.h"
-
-/* This file implements the renamed calls; it must see the real ones. */
-#undef dma_pool
-#undef dma_pool_create
-#undef dma_pool_destroy
-#undef dma_pool_alloc
-#undef dma_pool_free
 
 static const char * const cp_allocators[] = { "chainpool", "dma_pool" };
 static int pool_allocator;
@@ -24,11 +15,10 @@ static int pool_allocator_set(const char *val, const struct kernel_param *kp)
 {
 	int i = sysfs_match_string(cp_allocators, val);
 
-	if (i < 0)
-		pr_err("mpt3sas: pool_allocator=%s is not one of: chainpool, dma_pool\n",
-		       val);
-	else
+	if (i >= 0)
 		pool_allocator = i;
+	else
+		pr_err("mpt3sas: pool_allocator=%s is not one of: chainpool, dma_pool\n", val);
 	return min(i, 0);
 }
 
@@ -75,11 +65,10 @@ struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
 		pool->kpool = dma_pool_create(name, dev, size, align, boundary);
 	else
 		pool->cpool = chainpool_create(name, dev, size, align, boundary);
-	if (!pool->kpool && !pool->cpool) {
-		kfree(pool);
-		return NULL;
-	}
-	return pool;
+	if (pool->kpool || pool->cpool)
+		return pool;
+	kfree(pool);
+	return NULL;
 }
 
 /**
@@ -150,14 +139,6 @@ bool cp_dmapool_release_all(struct cp_dmapool *pool)
 }
 
 /**
- * cp_dmapool_dma_to_virt - chainpool_dma_to_virt(); NULL on a dma_pool
- */
-void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma)
-{
-	return pool ? chainpool_dma_to_virt(pool->cpool, dma) : NULL;
-}
-
-/**
  * cp_dmapool_log_created - log a filled pool's geometry and creation time
  * @pool: the pool
  * @nr_blocks: blocks the driver took
@@ -175,9 +156,8 @@ void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 		n = scnprintf(buf, sizeof(buf), ", %u slabs (", st.nr_slabs);
 		for (o = CHAINPOOL_NR_ORDERS - 1; o >= 0; o--)
 			if (st.slabs_by_order[o])
-				n += scnprintf(buf + n, sizeof(buf) - n,
-					       "order %d x %u, ", o,
-					       st.slabs_by_order[o]);
+				n += scnprintf(buf + n, sizeof(buf) - n, "order %d x %u, ",
+					       o, st.slabs_by_order[o]);
 		scnprintf(buf + n - 2, sizeof(buf) - n + 2, "), %llu KiB",
 			  st.dma_bytes >> 10);
 	}

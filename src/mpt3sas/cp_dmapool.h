@@ -4,9 +4,7 @@
 #define CP_DMAPOOL_H
 
 /* The real declarations first, so the renames below do not touch them. */
-#include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
-
 #include "chainpool.h"
 
 struct cp_dmapool *cp_dmapool_create(const char *name, struct device *dev,
@@ -16,13 +14,12 @@ void cp_dmapool_free(struct cp_dmapool *pool, void *vaddr, dma_addr_t dma);
 int cp_dmapool_alloc_bulk(struct cp_dmapool *pool, unsigned int count,
 			  gfp_t gfp, chainpool_bulk_fn fn, void *ctx);
 bool cp_dmapool_release_all(struct cp_dmapool *pool);
-void *cp_dmapool_dma_to_virt(struct cp_dmapool *pool, dma_addr_t dma);
 void cp_dmapool_log_created(struct cp_dmapool *pool, unsigned int nr_blocks,
 			    u64 start_ns);
 void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns);
-#define cp_dmapool_exit		chainpool_exit
 
 /* Renames, not wrappers: the driver's types and calls stay as upstream. */
+#ifndef CP_DMAPOOL_IMPL
 #define dma_pool		cp_dmapool
 #define dma_pool_create		cp_dmapool_create
 #define dma_pool_destroy(pool)	cp_dmapool_destroy_logged(pool, 0)
@@ -30,12 +27,6 @@ void cp_dmapool_destroy_logged(struct cp_dmapool *pool, u64 start_ns);
 #define dma_pool_zalloc(pool, gfp, dma) \
 	cp_dmapool_alloc(pool, (gfp) | __GFP_ZERO, dma)
 #define dma_pool_free		cp_dmapool_free
-
-#ifdef CHAINPOOL_FAULT_INJECTION	/* test builds: a fault point per caller */
-void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
-			    gfp_t gfp, const char *caller);
-#define dma_alloc_coherent(dev, size, dma, gfp) \
-	cp_dma_alloc_coherent(dev, size, dma, gfp, __func__)
 #endif
 
 #endif /* CP_DMAPOOL_H */

@@ -13,8 +13,8 @@
 #   chain-leak   detach frees the chain buffers one by one and skips the
 #                first, as a driver that lost one would: the pool keeps its
 #                slabs, and the attach/detach cycle finds the pages missing
-#   chain-lookup _base_get_chain_buffer_dma_to_chain_buffer() finds no chain
-#                (neither chainpool nor the scan): on the HBA in mcpu mode
+#   chain-lookup _base_get_chain_buffer_dma_to_chain_buffer() finds no
+#                chain: on the HBA in mcpu mode
 #                the chains stay in host memory, which works, but the HBA's
 #                count of chains in its BAR falls short (the mcpu round)
 #   sas2-chain-offset
@@ -44,8 +44,7 @@ hba_plant chain-leak 'hba-cycles: FAIL: .*free pages missing' '
 	s/bool released = cp_dmapool_release_all(ioc->chain_dma_pool);/bool released = false; \/* PLANTED *\//
 	s/if (ct \&\& ct->chain_buffer)$/if (ct \&\& ct->chain_buffer \&\& (i || j != ioc->chains_per_prp_buffer)) \/* PLANTED *\//'
 hba_plant chain-lookup 'hba-mcpu: FAIL: chain lookup' '
-	s/chain_buffer = cp_dmapool_dma_to_virt(/chain_buffer = NULL; \/* PLANTED *\/ (void)cp_dmapool_dma_to_virt(/
-	s/^\tfor (index = 0; index < ioc->scsiio_depth; index++) {$/\treturn NULL; \/* PLANTED *\/\n\0/' mcpu
+	s/^\tfor (j = 0; smid <= ioc->scsiio_depth \&\&$/\treturn NULL; \/* PLANTED *\/\n\0/' mcpu
 hba_plant sas2-chain-offset 'hba-sas2: FAIL: (direct I/O|MPI 2.0 SGLs)' \
 	's/ioc->base_add_sg_single(sg_local, chain_flags | chain_offset |$/ioc->base_add_sg_single(sg_local, chain_flags | (chain_offset ? chain_offset + (1 << MPI2_SGE_CHAIN_OFFSET_SHIFT) : 0) | \/* PLANTED *\//' sas2008
 ktap_finished
