@@ -14,7 +14,7 @@
 #              with its block, as before patch 0302: the fault walk's
 #              alloc:sense_pool:1 (its one block fails, the driver
 #              retries and attaches) leaves the first pool behind, which
-#              cp_dmapool_exit() reports at rmmod.  (guest/hba-faultwalk,
+#              chainpool_exit() reports at rmmod.  (guest/hba-faultwalk,
 #              that point only, chainpool)
 #
 # Prints KTAP; logs in build/hbatest-plant/NAME/.

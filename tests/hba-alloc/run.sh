@@ -74,13 +74,13 @@ build_test() {
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	key=$( (cd "$tree" && find . -type f ! -path './compat/generated/*' | LC_ALL=C sort | xargs cat
-		cat "$top/tests/lib/cp_fault.c"; echo "$sed $KVER") | sha256sum | cut -c1-16)
+		cat "$top/tests/lib/cp_fault".[ch]; echo "$sed $KVER") | sha256sum | cut -c1-16)
 	if [ "$(cat "$work/key" 2>/dev/null)" != "$key" ] || [ ! -f "$work/mpt3sas.ko" ]; then
 		log "$series: building the test build $name of ${tree#"$top"/}"
 		rm -rf "$work"
 		mkdir -p "$work"
 		cp -r "$tree" "$work/tree"
-		cp "$top/tests/lib/cp_fault.c" "$work/tree/mpt3sas/"
+		cp "$top/tests/lib/cp_fault".[ch] "$work/tree/mpt3sas/"
 		if [ -n "$sed" ]; then
 			sed -i "$sed" "$work/tree/mpt3sas/mpt3sas_base.c"
 			[ "$(grep -c 'TEST BUILD' "$work/tree/mpt3sas/mpt3sas_base.c")" = 3 ] ||

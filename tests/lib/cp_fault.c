@@ -23,7 +23,7 @@
 #include <linux/string.h>
 
 #include "chainpool.h"
-#include "cp_dmapool.h"
+#include "cp_fault.h"
 
 /* This file implements the renamed call; it must see the real one. */
 #undef dma_alloc_coherent
