@@ -328,10 +328,16 @@ gl_ktap_ok() {
 		! echo "$1" | grep -qE '^\[[ 0-9.]*\] *not ok'
 }
 
+# gl_kmsg LINE: LINE into the kernel log, cut to 900 bytes: /dev/kmsg
+# refuses a longer record (EINVAL), which would lose the result
+gl_kmsg() {
+	printf '%.900s\n' "$1" > /dev/kmsg
+}
+
 # gl_plan N: the KTAP plan of the script's results
 gl_plan() {
 	GL_NR=0
-	echo "1..$1" > /dev/kmsg
+	gl_kmsg "1..$1"
 }
 
 # gl_result NAME STATUS [DETAIL]: the next KTAP result, "ok" if STATUS is
@@ -340,10 +346,10 @@ gl_plan() {
 gl_result() {
 	GL_NR=$((${GL_NR:-0} + 1))
 	if [ "$2" = 0 ]; then
-		echo "ok $GL_NR $1" > /dev/kmsg
+		gl_kmsg "ok $GL_NR $1"
 		gl_say "ok $GL_NR $1${3:+: $3}"
 	else
-		echo "not ok $GL_NR $1${3:+ # $3}" > /dev/kmsg
+		gl_kmsg "not ok $GL_NR $1${3:+ # $3}"
 		gl_fail "$1${3:+: $3}"
 	fi
 }
@@ -351,7 +357,7 @@ gl_result() {
 # gl_skip NAME WHY: the next KTAP result, skipped
 gl_skip() {
 	GL_NR=$((${GL_NR:-0} + 1))
-	echo "ok $GL_NR $1 # SKIP $2" > /dev/kmsg
+	gl_kmsg "ok $GL_NR $1 # SKIP $2"
 	gl_say "ok $GL_NR $1 # SKIP $2"
 }
 
