@@ -191,10 +191,13 @@ reply-outside-pool:lie=reply_addr,lie_after=5:attach
 config-short-once:lie=config_short:attach
 doorbell-mute-once:lie=doorbell_mute:fail"
 	# the edges of IOC Facts again on the SAS2 chips (MPI 2.0: no chain
-	# segment size)
+	# segment size); the SAS2008's 60 high priority credits move the
+	# shortest reply post queue that attaches down to 336
 	[ "$1" = reduced ] || c="$c
 $(echo "$c" | grep -E '^(credit-max|(hp-credit|reply-frame|chain-depth|post-depth|msix)-[a-z0-9]+):' |
-		sed 's/^[^:]*:/sas2008-&sas2=sas2008,/')
+		grep -vE '^post-depth-(592|608):' | sed 's/^[^:]*:/sas2008-&sas2=sas2008,/')
+sas2008-post-depth-320:sas2=sas2008,max_reply_post_depth=320:fail
+sas2008-post-depth-336:sas2=sas2008,max_reply_post_depth=336:attach
 $(echo "$c" | grep -E '^(credit-max|chain-depth-1|post-depth-(16|608)|msix-1):' |
 		sed 's/^[^:]*:/sas2308-&sas2=sas2308,/')"
 	echo "$c" | tr '\n' ' '
