@@ -297,7 +297,7 @@ def render_bench_plot(data):
             "bottom row is behind the emulated IOMMU."]
 
 
-# --- hbatest: the driver on the emulated SAS3008 --------------------------
+# --- hbatest: the driver on the emulated SAS3008 (and SAS2308) -------------
 
 HBA_ORDER = {("ours", "chainpool"): 0, ("ours", "dma_pool"): 1,
              ("in_tree", "in_tree"): 2}
@@ -310,6 +310,11 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def hba_of(r):
+    """The HBA of a record: the SAS3008 unless it names a SAS2 chip."""
+    return r.get("hba", "sas3008")
+
+
 def render_hbatest(data):
     recs = data["records"]
     out = []
@@ -317,38 +322,44 @@ def render_hbatest(data):
         groups = {}
         for r in recs:
             if r["max_sgl_entries"] == n:
-                groups.setdefault((r["series"], r["iommu"], r["driver"],
-                                   r["allocator"]), []).append(r)
+                groups.setdefault((r["series"], r["iommu"], hba_of(r),
+                                   r["driver"], r["allocator"]), []).append(r)
         med = {k: {t: median([r[t] for r in rs]) for t in HBA_TIMES}
                for k, rs in groups.items()}
-        if len({k[2:] for k in groups}) < 2:
+        if len({k[3:] for k in groups}) < 2:
             continue        # one driver only: nothing to compare
         rows = []
         for key in sorted(groups, key=lambda k: (series_key(k[0]), k[1],
-                                                 HBA_ORDER.get(k[2:], 9))):
-            series, iommu, driver, alloc = key
+                                                 k[2] != "sas3008", k[2],
+                                                 HBA_ORDER.get(k[3:], 9))):
+            series, iommu, hba, driver, alloc = key
             m = med[key]
-            base = med.get((series, iommu, "ours", "chainpool"), {})
+            base = med.get((series, iommu, hba, "ours", "chainpool"), {})
             runs = "/".join(str(sum(r[t] is not None for r in groups[key]))
                             for t in ("attach_ns", "rmmod_ns", "shutdown_ns"))
             name = f"ours, `{alloc}`" if driver == "ours" else "in-tree"
-            rows.append([series, setup_name(iommu), name]
+            rows.append([series, setup_name(iommu), hba.upper(), name]
                         + [ratio(m[t], base.get(t))
                            for t in ("attach_ns", "rmmod_ns", "shutdown_ns")]
                         + [ms(m[t]) for t in HBA_TIMES] + [runs])
-        chains = next((r["nr_chains"] for r in recs
-                       if r["max_sgl_entries"] == n and r["nr_chains"]), None)
+        chains = {}
+        for r in recs:
+            if r["max_sgl_entries"] == n and r["nr_chains"]:
+                chains.setdefault(hba_of(r).upper(), r["nr_chains"])
         if out:
             out.append("")
         out.append(f"`max_sgl_entries={n}`"
-                   + (f" ({chains:,} chain buffers)" if chains else "")
+                   + (" (" + ", ".join(f"{c:,} chain buffers on the {h}"
+                                       for h, c in sorted(chains.items(),
+                                                          reverse=True)) + ")"
+                      if chains else "")
                    + ".  x: the median over ours with `chainpool`'s in the "
-                   "same guest setup.")
+                   "same guest setup and HBA.")
         out.append("")
-        out += table(["kernel", "setup", "driver", "attach x", "rmmod x",
+        out += table(["kernel", "setup", "HBA", "driver", "attach x", "rmmod x",
                       "shutdown x", "attach ms", "rmmod ms", "shutdown ms",
                       "chain pool create ms", "chain pool free ms",
-                      "runs (attach/rmmod/shutdown)"], rows)
+                      "runs (attach/rmmod/shutdown)"], rows, left=4)
     return out or ["No two drivers at one `max_sgl_entries` in this results "
                    "file: nothing to compare."]
 
