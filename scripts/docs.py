@@ -3,18 +3,21 @@
 """The figures of docs/: stamp the results files the runs write, and render
 the tables from the committed ones.
 
-  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] [--reduced] RESULTS.json
+  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] [--reduced]
+                [--seconds S] RESULTS.json
       Add a "stamp" to a results file a run just wrote: the package
       version (packaging/version.sh), the kernels of its records, the date
-      (UTC), the machine (CPU model, CPUs, memory), the guests and what was
-      run.  bench/run.sh (make bench), tests/hba/run.sh (make hbatest) and
-      bench/core (make bench-core) call it.  KIND: bench, hbatest,
-      bench-core.  --reduced: make check's sample, not a measurement.
+      (UTC), the machine (CPU model, CPUs, memory), the guests, what was
+      run and its wall seconds.  bench/run.sh (make bench),
+      tests/hba/run.sh (make hbatest), bench/core (make bench-core),
+      tests/reliability/run.sh (make reliability) and
+      tests/debug-kernel.sh (make check-debug) call it.  KIND: bench,
+      hbatest, bench-core, reliability, check-debug.  --reduced: make
+      check's sample, not a measurement.
   docs.py import [NAME...]
-      Copy build/bench/results.json, build/hbatest/results.json and
-      build/bench-core/results.json (or those NAMEd), where a run left
-      them, to docs/results/NAME.json, then render.  A reduced run is
-      taken only when NAMEd.
+      Copy build/KIND/results.json of each KIND (or those NAMEd), where a
+      run left them, to docs/results/KIND.json, then render.  A reduced
+      run is taken only when NAMEd.
   docs.py render [--check]
       Rewrite every block of README.md and docs/*.md that lies between
       "<!-- results:BLOCK -->" and "<!-- /results -->" from
@@ -46,9 +49,13 @@ sys.path.insert(0, os.path.join(TOP, "bench"))
 sys.dont_write_bytecode = True
 import results as bench_results  # noqa: E402  (bench/results.py)
 RESULTS_DIR = os.path.join(TOP, "docs", "results")
-KINDS = ("bench", "hbatest", "bench-core", "check")
+KINDS = ("bench", "hbatest", "bench-core", "check", "reliability",
+         "check-debug")
 RUNS = {"bench": "make bench", "hbatest": "make hbatest",
-        "bench-core": "make bench-core", "check": "make check"}
+        "bench-core": "make bench-core", "check": "make check",
+        "reliability": "make reliability", "check-debug": "make check-debug"}
+# results files of a run's series and exit status only: {"series": [...]}
+SERIES_KINDS = ("check", "reliability", "check-debug")
 BLOCK_RE = re.compile(r"(<!-- results:([a-z0-9-]+) -->\n)(.*?)(<!-- /results -->)",
                       re.S)
 
@@ -86,7 +93,7 @@ def package_version():
 
 def kernels_of(data, kind):
     """"series (release)" of each kernel the records ran on."""
-    if kind == "check":
+    if kind in SERIES_KINDS:
         return data["series"]
     seen = {}
     for r in data.get("records", []):
@@ -113,7 +120,7 @@ def check_results(times):
     return path
 
 
-def stamp(path, kind, guests, run, reduced=False):
+def stamp(path, kind, guests, run, reduced=False, seconds=None):
     if kind == "check":
         path = check_results(path)
         if os.environ.get("CHECKS"):
@@ -121,7 +128,7 @@ def stamp(path, kind, guests, run, reduced=False):
         guests = guests or "QEMU TCG guests"
     with open(path) as f:
         data = json.load(f)
-    setups = [] if kind == "check" else sorted(
+    setups = [] if kind in SERIES_KINDS else sorted(
         {"iommu" if r.get("iommu") else "plain"
          for r in data.get("records", [])})
     data["stamp"] = {
@@ -139,6 +146,8 @@ def stamp(path, kind, guests, run, reduced=False):
     }
     if reduced:
         data["stamp"]["reduced"] = True
+    if seconds is not None:
+        data["stamp"]["seconds"] = seconds
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(data, f, indent=1)
@@ -430,6 +439,52 @@ def render_suites(data=None):
     return out
 
 
+# --- the full targets: what they add, how long their last run took --------
+
+TARGETS = [
+    ("check", "every suite, most of them reduced (the table above)"),
+    ("hbatest", "every series, plain and behind the IOMMU, N = 16 to 2048 "
+     "with each allocator, 50 cycles, the timing rounds on the SAS3008 and "
+     "a SAS2308, both SAS2 chips, every lying case; then "
+     "tests/hba-alloc/run.sh"),
+    ("reliability", "every reliability suite in full, on every series, "
+     "plain and behind the IOMMU"),
+    ("check-debug", "the debug kernel behind the IOMMU too, and the "
+     "reliability sample in both setups"),
+    ("bench", "cp_bench.ko at every N on each kernel: docs/benchmarks.md"),
+    ("bench-core", "the allocator core at every N, natively"),
+]
+
+
+def duration(sec):
+    return f"{sec} s ({sec / 60:.0f} min)" if sec >= 120 else f"{sec} s"
+
+
+def render_targets(data=None):
+    """Each target, what only it covers and its last run's wall time, from
+    the committed results files; a run that did not time itself says so."""
+    rows = []
+    for kind, covers in TARGETS:
+        path = results_path(kind)
+        last, took = "no results file committed", "not measured"
+        if os.path.exists(path):
+            with open(path) as f:
+                d = json.load(f)
+            st = d.get("stamp", {})
+            k = len(st.get("kernels", []))
+            last = (f"`{st.get('run', '?')}`, " + (f"{k} kernels, " if k else "")
+                    + st.get("date", "?"))
+            if kind == "check":
+                took = duration(sum(r["seconds"] for r in d["records"]))
+            elif "seconds" in st:
+                took = duration(st["seconds"])
+            if d.get("failed"):
+                took += f", {d['failed']} failed"
+        rows.append([f"`{RUNS[kind]}`", covers, last, took])
+    return table(["target", "covers", "its last run (docs/results/)",
+                  "that run's wall time"], rows, left=3)
+
+
 # --- blocks ----------------------------------------------------------------
 
 BLOCKS = {
@@ -440,6 +495,7 @@ BLOCKS = {
     "hbatest": ("hbatest", render_hbatest),
     "bench-core": ("bench-core", render_bench_core),
     "suites": ("check", render_suites),
+    "targets": ("check", render_targets),
 }
 
 
@@ -459,6 +515,8 @@ def render_block(name, path):
     kind, fn = BLOCKS[name]
     if name == "suites" and not os.path.exists(path):
         return render_suites()
+    if name == "targets":
+        return render_targets()
     if not os.path.exists(path):
         return [f"No results file is committed yet: `{rel(path)}` comes "
                 f"from `{RUNS[kind]}` (then `make docs-results`)."]
@@ -551,6 +609,7 @@ def main():
     s.add_argument("--guests", default="")
     s.add_argument("--run", default="")
     s.add_argument("--reduced", action="store_true")
+    s.add_argument("--seconds", type=int)
     s.add_argument("json")
     i = sub.add_parser("import")
     i.add_argument("names", nargs="*")
@@ -563,7 +622,8 @@ def main():
 
     try:
         if args.cmd == "stamp":
-            stamp(args.json, args.kind, args.guests, args.run, args.reduced)
+            stamp(args.json, args.kind, args.guests, args.run, args.reduced,
+                  args.seconds)
             return 0
         if args.cmd == "show":
             print("\n".join(render_block(args.block, args.json)))

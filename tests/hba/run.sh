@@ -542,7 +542,7 @@ results() {
 	ktap_test_result "records: ${out#"$top"/}/results.json, stamped" \
 		python3 "$top/scripts/docs.py" stamp --kind hbatest \
 		--guests "QEMU TCG guests with the emulated SAS3008 (a SAS2 chip in the sas2 rounds), q35, 1 vCPU, ${VMTEST_MEM:-1G} of RAM" \
-		--run "$how, rounds: $rounds" $reduced \
+		--run "$how, rounds: $rounds" $reduced --seconds "$SECONDS" \
 		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
 		ktap_test_result "timings at max_sgl_entries=256: ${out#"$top"/}/table.md" \
