@@ -91,7 +91,7 @@ python3 bench/results.py collect -o "$BENCH_OUT/results.json" $logs
 python3 scripts/docs.py stamp --kind bench \
 	--guests "QEMU TCG guests, q35, 1 vCPU, ${VMTEST_MEM:-2G} of RAM" \
 	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, size $BENCH_SIZE" \
-	"$BENCH_OUT/results.json"
+	--seconds "$SECONDS" "$BENCH_OUT/results.json"
 python3 bench/results.py table "$BENCH_OUT/results.json" | tee "$BENCH_OUT/table.txt"
 python3 bench/results.py table --markdown "$BENCH_OUT/results.json" > "$BENCH_OUT/table.md"
 if [ "$BENCH_PLOT" = 1 ]; then

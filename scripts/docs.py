@@ -3,18 +3,21 @@
 """The figures of docs/: stamp the results files the runs write, and render
 the tables from the committed ones.
 
-  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] [--reduced] RESULTS.json
+  docs.py stamp --kind KIND [--guests TEXT] [--run TEXT] [--reduced]
+                [--seconds S] RESULTS.json
       Add a "stamp" to a results file a run just wrote: the package
       version (packaging/version.sh), the kernels of its records, the date
-      (UTC), the machine (CPU model, CPUs, memory), the guests and what was
-      run.  bench/run.sh (make bench), tests/hba/run.sh (make hbatest) and
-      bench/core (make bench-core) call it.  KIND: bench, hbatest,
-      bench-core.  --reduced: make check's sample, not a measurement.
+      (UTC), the machine (CPU model, CPUs, memory), the guests, what was
+      run and its wall seconds.  bench/run.sh (make bench),
+      tests/hba/run.sh (make hbatest), bench/core (make bench-core),
+      tests/reliability/run.sh (make reliability) and
+      tests/debug-kernel.sh (make check-debug) call it.  KIND: bench,
+      hbatest, bench-core, reliability, check-debug.  --reduced: make
+      check's sample, not a measurement.
   docs.py import [NAME...]
-      Copy build/bench/results.json, build/hbatest/results.json and
-      build/bench-core/results.json (or those NAMEd), where a run left
-      them, to docs/results/NAME.json, then render.  A reduced run is
-      taken only when NAMEd.
+      Copy build/KIND/results.json of each KIND (or those NAMEd), where a
+      run left them, to docs/results/KIND.json, then render.  A reduced
+      run is taken only when NAMEd.
   docs.py render [--check]
       Rewrite every block of README.md and docs/*.md that lies between
       "<!-- results:BLOCK -->" and "<!-- /results -->" from
@@ -46,9 +49,13 @@ sys.path.insert(0, os.path.join(TOP, "bench"))
 sys.dont_write_bytecode = True
 import results as bench_results  # noqa: E402  (bench/results.py)
 RESULTS_DIR = os.path.join(TOP, "docs", "results")
-KINDS = ("bench", "hbatest", "bench-core", "check")
+KINDS = ("bench", "hbatest", "bench-core", "check", "reliability",
+         "check-debug")
 RUNS = {"bench": "make bench", "hbatest": "make hbatest",
-        "bench-core": "make bench-core", "check": "make check"}
+        "bench-core": "make bench-core", "check": "make check",
+        "reliability": "make reliability", "check-debug": "make check-debug"}
+# results files of a run's series and exit status only: {"series": [...]}
+SERIES_KINDS = ("check", "reliability", "check-debug")
 BLOCK_RE = re.compile(r"(<!-- results:([a-z0-9-]+) -->\n)(.*?)(<!-- /results -->)",
                       re.S)
 
@@ -86,7 +93,7 @@ def package_version():
 
 def kernels_of(data, kind):
     """"series (release)" of each kernel the records ran on."""
-    if kind == "check":
+    if kind in SERIES_KINDS:
         return data["series"]
     seen = {}
     for r in data.get("records", []):
@@ -113,7 +120,7 @@ def check_results(times):
     return path
 
 
-def stamp(path, kind, guests, run, reduced=False):
+def stamp(path, kind, guests, run, reduced=False, seconds=None):
     if kind == "check":
         path = check_results(path)
         if os.environ.get("CHECKS"):
@@ -121,7 +128,7 @@ def stamp(path, kind, guests, run, reduced=False):
         guests = guests or "QEMU TCG guests"
     with open(path) as f:
         data = json.load(f)
-    setups = [] if kind == "check" else sorted(
+    setups = [] if kind in SERIES_KINDS else sorted(
         {"iommu" if r.get("iommu") else "plain"
          for r in data.get("records", [])})
     data["stamp"] = {
@@ -139,6 +146,8 @@ def stamp(path, kind, guests, run, reduced=False):
     }
     if reduced:
         data["stamp"]["reduced"] = True
+    if seconds is not None:
+        data["stamp"]["seconds"] = seconds
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(data, f, indent=1)
@@ -297,7 +306,7 @@ def render_bench_plot(data):
             "bottom row is behind the emulated IOMMU."]
 
 
-# --- hbatest: the driver on the emulated SAS3008 --------------------------
+# --- hbatest: the driver on the emulated SAS3008 (and SAS2308) -------------
 
 HBA_ORDER = {("ours", "chainpool"): 0, ("ours", "dma_pool"): 1,
              ("in_tree", "in_tree"): 2}
@@ -310,6 +319,11 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def hba_of(r):
+    """The HBA of a record: the SAS3008 unless it names a SAS2 chip."""
+    return r.get("hba", "sas3008")
+
+
 def render_hbatest(data):
     recs = data["records"]
     out = []
@@ -317,38 +331,44 @@ def render_hbatest(data):
         groups = {}
         for r in recs:
             if r["max_sgl_entries"] == n:
-                groups.setdefault((r["series"], r["iommu"], r["driver"],
-                                   r["allocator"]), []).append(r)
+                groups.setdefault((r["series"], r["iommu"], hba_of(r),
+                                   r["driver"], r["allocator"]), []).append(r)
         med = {k: {t: median([r[t] for r in rs]) for t in HBA_TIMES}
                for k, rs in groups.items()}
-        if len({k[2:] for k in groups}) < 2:
+        if len({k[3:] for k in groups}) < 2:
             continue        # one driver only: nothing to compare
         rows = []
         for key in sorted(groups, key=lambda k: (series_key(k[0]), k[1],
-                                                 HBA_ORDER.get(k[2:], 9))):
-            series, iommu, driver, alloc = key
+                                                 k[2] != "sas3008", k[2],
+                                                 HBA_ORDER.get(k[3:], 9))):
+            series, iommu, hba, driver, alloc = key
             m = med[key]
-            base = med.get((series, iommu, "ours", "chainpool"), {})
+            base = med.get((series, iommu, hba, "ours", "chainpool"), {})
             runs = "/".join(str(sum(r[t] is not None for r in groups[key]))
                             for t in ("attach_ns", "rmmod_ns", "shutdown_ns"))
             name = f"ours, `{alloc}`" if driver == "ours" else "in-tree"
-            rows.append([series, setup_name(iommu), name]
+            rows.append([series, setup_name(iommu), hba.upper(), name]
                         + [ratio(m[t], base.get(t))
                            for t in ("attach_ns", "rmmod_ns", "shutdown_ns")]
                         + [ms(m[t]) for t in HBA_TIMES] + [runs])
-        chains = next((r["nr_chains"] for r in recs
-                       if r["max_sgl_entries"] == n and r["nr_chains"]), None)
+        chains = {}
+        for r in recs:
+            if r["max_sgl_entries"] == n and r["nr_chains"]:
+                chains.setdefault(hba_of(r).upper(), r["nr_chains"])
         if out:
             out.append("")
         out.append(f"`max_sgl_entries={n}`"
-                   + (f" ({chains:,} chain buffers)" if chains else "")
+                   + (" (" + ", ".join(f"{c:,} chain buffers on the {h}"
+                                       for h, c in sorted(chains.items(),
+                                                          reverse=True)) + ")"
+                      if chains else "")
                    + ".  x: the median over ours with `chainpool`'s in the "
-                   "same guest setup.")
+                   "same guest setup and HBA.")
         out.append("")
-        out += table(["kernel", "setup", "driver", "attach x", "rmmod x",
+        out += table(["kernel", "setup", "HBA", "driver", "attach x", "rmmod x",
                       "shutdown x", "attach ms", "rmmod ms", "shutdown ms",
                       "chain pool create ms", "chain pool free ms",
-                      "runs (attach/rmmod/shutdown)"], rows)
+                      "runs (attach/rmmod/shutdown)"], rows, left=4)
     return out or ["No two drivers at one `max_sgl_entries` in this results "
                    "file: nothing to compare."]
 
@@ -418,6 +438,52 @@ def render_suites(data=None):
     return out
 
 
+# --- the full targets: what they add, how long their last run took --------
+
+TARGETS = [
+    ("check", "every suite, most of them reduced (the table above)"),
+    ("hbatest", "every series, plain and behind the IOMMU, N = 16 to 2048 "
+     "with each allocator, 50 cycles, the timing rounds on the SAS3008 and "
+     "a SAS2308, both SAS2 chips, every lying case; then "
+     "tests/hba-alloc/run.sh"),
+    ("reliability", "every reliability suite in full, on every series, "
+     "plain and behind the IOMMU"),
+    ("check-debug", "the debug kernel behind the IOMMU too, and the "
+     "reliability sample in both setups"),
+    ("bench", "cp_bench.ko at every N on each kernel: docs/benchmarks.md"),
+    ("bench-core", "the allocator core at every N, natively"),
+]
+
+
+def duration(sec):
+    return f"{sec} s ({sec / 60:.0f} min)" if sec >= 120 else f"{sec} s"
+
+
+def render_targets(data=None):
+    """Each target, what only it covers and its last run's wall time, from
+    the committed results files; a run that did not time itself says so."""
+    rows = []
+    for kind, covers in TARGETS:
+        path = results_path(kind)
+        last, took = "no results file committed", "not measured"
+        if os.path.exists(path):
+            with open(path) as f:
+                d = json.load(f)
+            st = d.get("stamp", {})
+            k = len(st.get("kernels", []))
+            last = (f"`{st.get('run', '?')}`, " + (f"{k} kernels, " if k else "")
+                    + st.get("date", "?"))
+            if kind == "check":
+                took = duration(sum(r["seconds"] for r in d["records"]))
+            elif "seconds" in st:
+                took = duration(st["seconds"])
+            if d.get("failed"):
+                took += f", {d['failed']} failed"
+        rows.append([f"`{RUNS[kind]}`", covers, last, took])
+    return table(["target", "covers", "its last run (docs/results/)",
+                  "that run's wall time"], rows, left=3)
+
+
 # --- blocks ----------------------------------------------------------------
 
 BLOCKS = {
@@ -428,6 +494,7 @@ BLOCKS = {
     "hbatest": ("hbatest", render_hbatest),
     "bench-core": ("bench-core", render_bench_core),
     "suites": ("check", render_suites),
+    "targets": ("check", render_targets),
 }
 
 
@@ -447,6 +514,8 @@ def render_block(name, path):
     kind, fn = BLOCKS[name]
     if name == "suites" and not os.path.exists(path):
         return render_suites()
+    if name == "targets":
+        return render_targets()
     if not os.path.exists(path):
         return [f"No results file is committed yet: `{rel(path)}` comes "
                 f"from `{RUNS[kind]}` (then `make docs-results`)."]
@@ -539,6 +608,7 @@ def main():
     s.add_argument("--guests", default="")
     s.add_argument("--run", default="")
     s.add_argument("--reduced", action="store_true")
+    s.add_argument("--seconds", type=int)
     s.add_argument("json")
     i = sub.add_parser("import")
     i.add_argument("names", nargs="*")
@@ -551,7 +621,8 @@ def main():
 
     try:
         if args.cmd == "stamp":
-            stamp(args.json, args.kind, args.guests, args.run, args.reduced)
+            stamp(args.json, args.kind, args.guests, args.run, args.reduced,
+                  args.seconds)
             return 0
         if args.cmd == "show":
             print("\n".join(render_block(args.block, args.json)))

@@ -43,4 +43,10 @@ echo "# debug-kernel: in-kernel tests in $((SECONDS - t1))s"
 t1=$SECONDS
 KERNELS=debug REL_SETUPS="plain iommu" tests/reliability/run.sh --reduced || rc=1
 echo "# debug-kernel: reliability suites in $((SECONDS - t1))s"
+# the full run's wall seconds, stamped for make docs-results
+mkdir -p build/check-debug
+printf '{"series":["debug"],"failed":%d}\n' $rc > build/check-debug/results.json
+python3 scripts/docs.py stamp --kind check-debug --seconds "$SECONDS" \
+	--guests "QEMU TCG guests, plain and IOMMU" --run "tests/debug-kernel.sh" \
+	build/check-debug/results.json
 exit $rc

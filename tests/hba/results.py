@@ -4,9 +4,10 @@
 
     tests/hba/results.py table RESULTS.JSON [MAX_SGL_ENTRIES]
 
-One row per kernel, IOMMU setup, driver and allocator at MAX_SGL_ENTRIES
+One row per kernel, IOMMU setup, HBA (the SAS3008, or the SAS2 chip of
+the sas2308-timing rounds), driver and allocator at MAX_SGL_ENTRIES
 (default 256): the median of each time over the runs, in ms, and x, the
-ratio to our driver with chainpool on the same kernel and setup.  Times
+ratio to our driver with chainpool on the same kernel, setup and HBA.  Times
 come from TCG guests: compare the ratios, not the absolute figures.  Exits
 1 on a file that is not hbatest's records.
 """
@@ -57,24 +58,26 @@ def table(records, n):
     for r in records:
         if r["max_sgl_entries"] != n:
             continue
-        key = (r["series"], r["kernel"], r["iommu"], r["driver"], r["allocator"])
+        key = (r["series"], r["kernel"], r["iommu"], r.get("hba", "sas3008"),
+               r["driver"], r["allocator"])
         groups.setdefault(key, []).append(r)
     med = {k: {t: median([r[t] for r in rs]) for t in TIMES}
            for k, rs in groups.items()}
-    out = ["| kernel | iommu | driver | allocator | chains | runs "
+    out = ["| kernel | iommu | hba | driver | allocator | chains | runs "
            "| attach ms | x | rmmod ms | x | shutdown ms | x "
            "| chain pool create ms | chain pool free ms |",
-           "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: "
+           "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: "
            "| ---: | ---: | ---: | ---: | ---: |"]
-    for key in sorted(groups, key=lambda k: (k[0], k[2], ORDER.get((k[3], k[4]), 9))):
-        series, kernel, iommu, driver, alloc = key
+    for key in sorted(groups, key=lambda k: (k[0], k[2], k[3] != "sas3008", k[3],
+                                             ORDER.get(k[4:], 9))):
+        series, kernel, iommu, hba, driver, alloc = key
         rs = groups[key]
         m = med[key]
-        base = med.get((series, kernel, iommu, "ours", "chainpool"), {})
+        base = med.get((series, kernel, iommu, hba, "ours", "chainpool"), {})
         chains = rs[0]["nr_chains"]
         runs = "/".join(str(sum(r[t] is not None for r in rs))
                         for t in ("attach_ns", "rmmod_ns", "shutdown_ns"))
-        out.append(f"| {series} ({kernel}) | {'yes' if iommu else 'no'} | {driver} "
+        out.append(f"| {series} ({kernel}) | {'yes' if iommu else 'no'} | {hba} | {driver} "
                    f"| {alloc if driver == 'ours' else '-'} "
                    f"| {chains if chains is not None else '-'} | {runs} "
                    f"| {fmt_ms(m['attach_ns'])} | {fmt_x(m['attach_ns'], base.get('attach_ns'))} "

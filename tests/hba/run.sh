@@ -17,6 +17,9 @@
 #   timing-A  (full run) max_sgl_entries=256 with allocator A (chainpool,
 #             dma_pool, in_tree: the kernel's own mpt3sas): two attaches,
 #             one rmmod, one shutdown; HBA_TIMING_BOOTS boots each
+#   sas2308-timing-A
+#             (full run) the same on the HBA as a SAS2308 (sas2=), which
+#             every series' own driver binds: plain setup only
 #   unplug    hba-unplug: device_del of the HBA during I/O (unplug.py
 #             answers the guest's request on its QMP socket)
 #   mcpu      hba-mcpu on the HBA with mcpu=on (an MPI 2.0 MCPU endpoint,
@@ -130,9 +133,11 @@ configure() {
 	rounds=${HBA_ROUNDS:-}
 	if [ -z "$rounds" ]; then
 		rounds=main
-		for a in chainpool dma_pool in_tree; do
-			for b in $(seq 1 "${HBA_TIMING_BOOTS:-2}"); do
-				rounds="$rounds timing-$a-$b"
+		for c in timing sas2308-timing; do
+			for a in chainpool dma_pool in_tree; do
+				for b in $(seq 1 "${HBA_TIMING_BOOTS:-2}"); do
+					rounds="$rounds $c-$a-$b"
+				done
 			done
 		done
 		rounds="$rounds unplug mcpu sas2008 sas2308 lying malformed"
@@ -191,10 +196,13 @@ reply-outside-pool:lie=reply_addr,lie_after=5:attach
 config-short-once:lie=config_short:attach
 doorbell-mute-once:lie=doorbell_mute:fail"
 	# the edges of IOC Facts again on the SAS2 chips (MPI 2.0: no chain
-	# segment size)
+	# segment size); the SAS2008's 60 high priority credits move the
+	# shortest reply post queue that attaches down to 336
 	[ "$1" = reduced ] || c="$c
 $(echo "$c" | grep -E '^(credit-max|(hp-credit|reply-frame|chain-depth|post-depth|msix)-[a-z0-9]+):' |
-		sed 's/^[^:]*:/sas2008-&sas2=sas2008,/')
+		grep -vE '^post-depth-(592|608):' | sed 's/^[^:]*:/sas2008-&sas2=sas2008,/')
+sas2008-post-depth-320:sas2=sas2008,max_reply_post_depth=320:fail
+sas2008-post-depth-336:sas2=sas2008,max_reply_post_depth=336:attach
 $(echo "$c" | grep -E '^(credit-max|chain-depth-1|post-depth-(16|608)|msix-1):' |
 		sed 's/^[^:]*:/sas2308-&sas2=sas2308,/')"
 	echo "$c" | tr '\n' ' '
@@ -297,8 +305,8 @@ round_plan() {
 
 	case $1 in
 	main) echo "$plan" ;;
-	timing-*)
-		a=${1#timing-}
+	timing-* | sas2308-timing-*)
+		a=${1#*timing-}
 		a=${a%-*}
 		printf '@hba 256 %s 4 1\n@hba 256 %s 4 1 keep\n' "$a" "$a"
 		;;
@@ -306,7 +314,7 @@ round_plan() {
 	mcpu) echo "$mcpu_plan" ;;
 	sas2008 | sas2308) echo "$sas2_plan" ;;
 	lying) echo "$lying_plan" ;;
-	*) die "unknown round $1 (main, timing-ALLOCATOR-N, unplug, mcpu, sas2008, sas2308, lying, malformed)" ;;
+	*) die "unknown round $1 (main, timing-ALLOCATOR-N, sas2308-timing-ALLOCATOR-N, unplug, mcpu, sas2008, sas2308, lying, malformed)" ;;
 	esac
 }
 
@@ -319,7 +327,7 @@ round_plan() {
 # The SAS2 rounds too: behind the IOMMU nothing would be chained.
 round_setups() {
 	case $1 in
-	mcpu | sas2008 | sas2308) [[ " $setups " != *" plain "* ]] || echo plain ;;
+	mcpu | sas2008 | sas2308 | sas2308-timing-*) [[ " $setups " != *" plain "* ]] || echo plain ;;
 	*) echo "$setups" ;;
 	esac
 }
@@ -329,6 +337,7 @@ round_hba_opts() {
 	case $1 in
 	mcpu) echo ",mcpu=on" ;;
 	sas2008 | sas2308) echo ",sas2=$1" ;;
+	sas2308-timing-*) echo ",sas2=sas2308" ;;
 	esac
 }
 
@@ -482,7 +491,7 @@ ns() { case $1 in -|'') echo null ;; *) echo $(($1 * $2)) ;; esac; }
 records() {
 	local round series setup log kver iommu shutdown_us fig
 	local f_n f_allocator f_chains f_attach_ms f_rmmod_ms f_chain_alloc_us f_chain_free_us
-	local f_keep driver chains shut
+	local f_keep f_hba driver chains shut
 
 	for round in $rounds; do
 	for series in $kernels; do
@@ -503,13 +512,13 @@ records() {
 			tr -d '\r' < "$log" | sed -n 's/^hba: FIGURES //p' |
 			while read -r fig; do
 				# n= allocator= chains= attach_ms= rmmod_ms= chain_alloc_us= chain_free_us=
-				f_keep=
+				f_keep='' f_hba=sas3008
 				eval "$(echo "$fig" | tr ' ' '\n' | grep -E '^[a-z_]+=[-0-9a-z_]+$' | sed 's/^/f_/')"
 				driver=ours chains=$f_chains shut=-
 				[ "$f_allocator" = in_tree ] && driver=in_tree chains=null
 				[ "$f_keep" = 1 ] && shut=${shutdown_us:--}
-				printf '{"series":"%s","kernel":"%s","iommu":%s,"driver":"%s","allocator":"%s","max_sgl_entries":%s,"nr_chains":%s,"attach_ns":%s,"rmmod_ns":%s,"shutdown_ns":%s,"chain_alloc_ns":%s,"chain_free_ns":%s}\n' \
-					"$series" "$kver" "$iommu" "$driver" "$f_allocator" "$f_n" "$chains" \
+				printf '{"series":"%s","kernel":"%s","iommu":%s,"hba":"%s","driver":"%s","allocator":"%s","max_sgl_entries":%s,"nr_chains":%s,"attach_ns":%s,"rmmod_ns":%s,"shutdown_ns":%s,"chain_alloc_ns":%s,"chain_free_ns":%s}\n' \
+					"$series" "$kver" "$iommu" "$f_hba" "$driver" "$f_allocator" "$f_n" "$chains" \
 					"$(ns "$f_attach_ms" 1000000)" "$(ns "$f_rmmod_ms" 1000000)" "$(ns "$shut" 1000)" \
 					"$(ns "$f_chain_alloc_us" 1000)" "$(ns "$f_chain_free_us" 1000)"
 			done
@@ -532,8 +541,8 @@ results() {
 	[ "$variant" = reduced ] && how="$how --reduced" reduced=--reduced
 	ktap_test_result "records: ${out#"$top"/}/results.json, stamped" \
 		python3 "$top/scripts/docs.py" stamp --kind hbatest \
-		--guests "QEMU TCG guests with the emulated SAS3008, q35, 1 vCPU, ${VMTEST_MEM:-1G} of RAM" \
-		--run "$how, rounds: $rounds" $reduced \
+		--guests "QEMU TCG guests with the emulated SAS3008 (a SAS2 chip in the sas2 rounds), q35, 1 vCPU, ${VMTEST_MEM:-1G} of RAM" \
+		--run "$how, rounds: $rounds" $reduced --seconds "$SECONDS" \
 		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
 		ktap_test_result "timings at max_sgl_entries=256: ${out#"$top"/}/table.md" \

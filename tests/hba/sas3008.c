@@ -103,17 +103,32 @@ void sas3008_fault(SAS3008State *s, uint16_t code, const char *why)
     s->intr_status |= HIS_IOC2SYS_DB;
 }
 
-/* The names of lie=, by SAS3008Lie */
-/* sas2=: the chips, their PCI device IDs and revisions (not B0's 1) */
+/*
+ * sas2=: the chips, their PCI device IDs and revisions (not B0's 1), and
+ * where no property sets them the IOC Facts the driver logs for their IT
+ * firmware P20 (20.00.07.00): RequestCredit is its "Max Controller Queue
+ * Depth", HighPriorityCredit what its current depth (RequestCredit - HP -
+ * 8) and request pool depth (RequestCredit + HP) leave, MaxMSIxVectors
+ * its "MSI-X vectors supported".  Frames of 128 bytes (its pools'
+ * frame_size); MaxChainDepth 128 and the reply post queue as the
+ * SAS3008's: the logs show only that they exceed what the driver asks.
+ */
 static const struct {
     const char *name;
     uint16_t device_id;
     uint8_t revision;
+    uint16_t request_credit, hi_priority_credit;
+    uint32_t msix_vectors;
 } sas3008_sas2_chips[] = {
-    [SAS2_2008] = { "sas2008", 0x0072, 3 },    /* MPI2_MFGPAGE_DEVID_SAS2008 */
-    [SAS2_2308] = { "sas2308", 0x0087, 5 },    /* ..._SAS2308_2 */
+    /* a SAS 9300-8i (FreeBSD mpr's IOCFacts: 10240 and 128 credits) */
+    [SAS2_NONE] = { NULL, 0x0097, 2, 10240, 128, 16 },
+    /* 9211-8i: Max Controller Queue Depth(3432), current 3364, depth 3492 */
+    [SAS2_2008] = { "sas2008", 0x0072, 3, 3432, 60, 1 },
+    /* 9207-8i: Max Controller Queue Depth(8192), current 8056 */
+    [SAS2_2308] = { "sas2308", 0x0087, 5, 8192, 128, 16 },
 };
 
+/* The names of lie=, by SAS3008Lie */
 static const char *const sas3008_lies[] = {
     [LIE_NONE] = "none",
     [LIE_SMID] = "smid",
@@ -352,10 +367,6 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
 {
     SAS3008State *s = SAS3008(dev);
 
-    if (s->msix_vectors < 1 || s->msix_vectors > MSIX_MAX_VECTORS) {
-        error_setg(errp, "msix_vectors must be 1 to %d", MSIX_MAX_VECTORS);
-        return;
-    }
     for (s->lie = 0; s->lie_name; s->lie++) {
         if (s->lie == ARRAY_SIZE(sas3008_lies)) {
             error_setg(errp, "unknown lie %s", s->lie_name);
@@ -376,6 +387,24 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
             break;
         }
     }
+    if (s->prop_request_credit == PROP_CHIP) {
+        s->prop_request_credit = sas3008_sas2_chips[s->sas2].request_credit;
+    }
+    if (s->prop_hi_priority_credit == PROP_CHIP) {
+        s->prop_hi_priority_credit =
+            sas3008_sas2_chips[s->sas2].hi_priority_credit;
+    }
+    if (!s->msix_vectors) {
+        s->msix_vectors = sas3008_sas2_chips[s->sas2].msix_vectors;
+    }
+    if (s->msix_vectors > MSIX_MAX_VECTORS ||
+        (s->prop_request_credit | s->prop_hi_priority_credit) > 0xffff) {
+        error_setg(errp, "msix_vectors 1 to %d, credits 16-bit",
+                   MSIX_MAX_VECTORS);
+        return;
+    }
+    s->request_credit = s->prop_request_credit;
+    s->hi_priority_credit = s->prop_hi_priority_credit;
     if (s->sas2 && s->mcpu) {
         error_setg(errp, "sas2 and mcpu exclude each other");
         return;
@@ -506,10 +535,12 @@ static const VMStateDescription vmstate_sas3008 = {
 static Property sas3008_properties[] = {
     DEFINE_PROP_UINT64("sas_address", SAS3008State, sas_addr, 0),
     DEFINE_PROP_BOOL("msix", SAS3008State, use_msix, true),
-    DEFINE_PROP_UINT32("msix_vectors", SAS3008State, msix_vectors, 16),
-    DEFINE_PROP_UINT16("request_credit", SAS3008State, request_credit, 10240),
-    DEFINE_PROP_UINT16("hi_priority_credit", SAS3008State, hi_priority_credit,
-                       128),
+    /* 0 and PROP_CHIP: the chip's (sas3008_sas2_chips) */
+    DEFINE_PROP_UINT32("msix_vectors", SAS3008State, msix_vectors, 0),
+    DEFINE_PROP_UINT32("request_credit", SAS3008State, prop_request_credit,
+                       PROP_CHIP),
+    DEFINE_PROP_UINT32("hi_priority_credit", SAS3008State,
+                       prop_hi_priority_credit, PROP_CHIP),
     DEFINE_PROP_UINT16("request_frame_size", SAS3008State, request_frame_size,
                        0x20),
     DEFINE_PROP_UINT16("max_chain_depth", SAS3008State, max_chain_depth, 128),

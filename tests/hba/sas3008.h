@@ -83,6 +83,8 @@ typedef enum {
     SAS2_2308,          /* MPI2_MFGPAGE_DEVID_SAS2308_2, a SAS 9207-8i */
 } SAS3008Sas2;
 
+#define PROP_CHIP               UINT32_MAX
+
 /* The SAS topology: the HBA, its enclosure and a disk per phy */
 #define HBA_DEV_HANDLE          0x0001
 #define ENCL_HANDLE             0x0001
@@ -172,6 +174,8 @@ struct SAS3008State {
     /* properties: the IOC Facts of a SAS 9300-8i by default */
     uint64_t sas_addr;
     uint32_t msix_vectors;
+    uint32_t prop_request_credit;   /* PROP_CHIP: the chip's */
+    uint32_t prop_hi_priority_credit;
     uint16_t request_credit;
     uint16_t hi_priority_credit;
     uint16_t request_frame_size;    /* dwords */

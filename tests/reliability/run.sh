@@ -137,4 +137,13 @@ done
 ktap_print_plan
 ktap_print_totals
 echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
+# the full run's series, failures and wall seconds, stamped for make
+# docs-results (docs/testing.md)
+if [ $variant = full ]; then
+	series=$(for k in $kernels; do printf '"%s",' "$k"; done)
+	printf '{"series":[%s],"failed":%d}\n' "${series%,}" "$KTAP_CNT_FAIL" > "$vm_dir/results.json"
+	python3 "$top/scripts/docs.py" stamp --kind reliability --seconds "$SECONDS" \
+		--guests "QEMU TCG guests, q35, setups $setups" \
+		--run "tests/reliability/run.sh" "$vm_dir/results.json"
+fi
 [ "$KTAP_CNT_FAIL" = 0 ]
