@@ -326,30 +326,32 @@ static struct cp_slab *cp_find(const struct chainpool *pool, dma_addr_t dma,
 	return *idx < s->nr_blocks ? s : NULL;
 }
 
-/* Pop a free block, or carve one; the caller holds the lock. */
-static void *cp_take(struct chainpool *pool, dma_addr_t *dma)
+/* Pop a free block, or carve up to *@n in a row, and set *@n; lock held. */
+static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 {
 	struct cp_free *f = pool->free;
 	struct cp_slab *s;
 	void *vaddr = f;
-	u32 off, idx;
+	u32 off, idx, next = pool->carve_next;
 
 	if (f) {
 		pool->free = f->next;
 		*dma = f->dma;
+		*n = 1;
 	} else {
 		if (pool->carve_slab >= pool->nr_slabs)
 			return NULL;
 		s = pool->slabs[pool->carve_slab];
-		off = cp_offset(pool, s, pool->carve_next);
-		if (++pool->carve_next == s->nr_blocks) {
-			pool->carve_slab++;
-			pool->carve_next = 0;
-		}
+		off = cp_offset(pool, s, next);
+		/* A run: to the slab's end, or the segment's where segments leave gaps. */
+		*n = *n < 2 || pool->debug ? 1 : min(*n, s->per_seg * pool->stride ==
+			s->seg ? s->nr_blocks - next : s->per_seg - next % s->per_seg);
+		pool->carve_next = next + *n < s->nr_blocks ? next + *n : 0;
+		pool->carve_slab += !pool->carve_next;
 		*dma = s->dma + off;
 		vaddr = s->cpu + off;
 	}
-	pool->in_use++;
+	pool->in_use += *n;
 	if (pool->debug) {
 		/* A block written to while free is no longer poisoned. */
 		s = cp_find(pool, *dma, &idx);
@@ -375,13 +377,13 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma)
  */
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 {
-	u32 top, seg, per_seg;
+	u32 top, seg, per_seg, one = 1;
 	unsigned long flags;
 	void *vaddr;
 
 	for (;;) {
 		spin_lock_irqsave(&pool->lock, flags);
-		vaddr = cp_take(pool, dma);
+		vaddr = cp_take(pool, dma, &one);
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (vaddr)
 			break;
@@ -455,7 +457,7 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 {
 	u32 batch = clamp(CP_BATCH_BYTES / pool->stride, 1U, CP_BATCH_BLOCKS);
 	unsigned long flags;
-	u32 i = 0, end;
+	u32 i = 0, end, n;
 	dma_addr_t dma;
 	u64 avail;
 	void *vaddr;
@@ -468,12 +470,9 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 	while (i < count) {
 		end = min(count, i + batch);
 		spin_lock_irqsave(&pool->lock, flags);
-		for (; i < end; i++) {
-			vaddr = cp_take(pool, &dma);
-			if (!vaddr)
-				break;
-			fn(ctx, i, vaddr, dma);
-		}
+		while (i < end && (n = end - i, vaddr = cp_take(pool, &dma, &n)))
+			for (; n--; i++, vaddr += pool->stride, dma += pool->stride)
+				fn(ctx, i, vaddr, dma);
 		spin_unlock_irqrestore(&pool->lock, flags);
 		/* Only if single allocations took blocks meanwhile. */
 		if (i < end && cp_grow(pool, count - i, gfp))
