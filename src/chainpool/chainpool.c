@@ -658,14 +658,14 @@ void chainpool_destroy(struct chainpool *pool)
 	if (pool->in_use)
 		dev_err(pool->dev, "chainpool %s: destroy with %llu blocks still in use\n",
 			pool->name, pool->in_use);
+	/* A slab with blocks in use stays: the device may still use it. */
 	for (i = 0; i < pool->nr_slabs; i++) {
 		s = pool->slabs[i];
 		if (!pool->in_use ||
 		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
-			cp_slab_put(pool, s);
-		else
-			kfree(s);	/* the device may still use its memory */
+			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
 	}
+	kfree_bulk(pool->nr_slabs, (void **)pool->slabs);	/* descriptors */
 	kvfree(pool->slabs);
 	kfree(pool);
 }
