@@ -39,6 +39,8 @@
 /* Most blocks, and bytes of blocks, a bulk allocation takes per lock hold. */
 #define CP_BATCH_BLOCKS		512U
 #define CP_BATCH_BYTES		(64U << 10)
+/* Growth for single allocations: at least this much, in slabs of any size */
+#define CP_GROW_BYTES		(128U << 10)
 #define CP_SLAB_KB_MAX		4096U
 
 static unsigned int chainpool_slab_kb = 128;
@@ -235,9 +237,9 @@ static int cp_cmp_slab(const void *a, const void *b)
 /* Add slabs for at least @want blocks, sleeping; the spinlock is held O(1). */
 static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 {
-	struct cp_slab *new = NULL, *s, **tab, **old;
+	struct cp_slab *new = NULL, *s, **tab, **by, **old = pool->by_dma;
+	u32 n = 0, m = pool->nr_slabs, total, i, j, k;
 	unsigned long flags;
-	u32 n = 0, total, i;
 	u64 got = 0;
 
 	if (!gfpflags_allow_blocking(gfp))
@@ -253,23 +255,27 @@ static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 		n++;
 	}
 	/* Only growth changes the arrays, and the mutex keeps others out. */
-	total = pool->nr_slabs + n;
+	total = m + n;
 	tab = kvmalloc_array(2 * (size_t)total, sizeof(*tab), gfp);
 	if (!tab)
 		goto fail;
-	if (pool->nr_slabs)
-		memcpy(tab, pool->slabs, pool->nr_slabs * sizeof(*tab));
+	if (m)
+		memcpy(tab, pool->slabs, m * sizeof(*tab));
 	for (i = total, s = new; s; s = s->next) {
 		s->nr = --i;
 		tab[i] = s;
 	}
-	memcpy(tab + total, tab, total * sizeof(*tab));
-	sort(tab + total, total, sizeof(*tab), cp_cmp_slab, NULL);
+	/* The new slabs sorted at the end, the old merged in from the front. */
+	by = tab + total;
+	memcpy(by + m, tab + m, n * sizeof(*tab));
+	sort(by + m, n, sizeof(*tab), cp_cmp_slab, NULL);
+	for (i = 0, j = m, k = 0; i < m; k++)
+		by[k] = j < total && by[j]->dma < old[i]->dma ? by[j++] : old[i++];
 
 	spin_lock_irqsave(&pool->lock, flags);
 	old = pool->slabs;
 	pool->slabs = tab;
-	pool->by_dma = tab + total;
+	pool->by_dma = by;
 	pool->nr_slabs = total;
 	pool->blocks += got;
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -332,7 +338,7 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 	struct cp_free *f = pool->free;
 	struct cp_slab *s;
 	void *vaddr = f;
-	u32 off, idx, next = pool->carve_next;
+	u32 off, idx, run, next = pool->carve_next;
 
 	if (f) {
 		pool->free = f->next;
@@ -343,11 +349,17 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 			return NULL;
 		s = pool->slabs[pool->carve_slab];
 		off = cp_offset(pool, s, next);
-		/* A run: to the slab's end, or the segment's where segments leave gaps. */
-		*n = *n < 2 || pool->debug ? 1 : min(*n, s->per_seg * pool->stride ==
-			s->seg ? s->nr_blocks - next : s->per_seg - next % s->per_seg);
-		pool->carve_next = next + *n < s->nr_blocks ? next + *n : 0;
-		pool->carve_slab += !pool->carve_next;
+		/* Contiguous to the slab's end, or to the segment's if gaps. */
+		if (s->per_seg * pool->stride == s->seg)
+			run = s->nr_blocks - next;
+		else
+			run = s->per_seg - next % s->per_seg;
+		*n = pool->debug ? 1 : min(*n, run);
+		pool->carve_next = next + *n;
+		if (pool->carve_next == s->nr_blocks) {
+			pool->carve_slab++;
+			pool->carve_next = 0;
+		}
 		*dma = s->dma + off;
 		vaddr = s->cpu + off;
 	}
@@ -387,9 +399,9 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (vaddr)
 			break;
-		/* Double the pool, by one slab of the largest order at most. */
-		top = cp_layout(pool, cp_slab_bytes(pool, pool->max_order),
-				&seg, &per_seg);
+		/* Double the pool, by CP_GROW_BYTES or a largest slab at most. */
+		top = cp_layout(pool, max(cp_slab_bytes(pool, pool->max_order),
+					  CP_GROW_BYTES), &seg, &per_seg);
 		if (cp_grow(pool, clamp_t(u64, READ_ONCE(pool->blocks), 1, top),
 			    gfp))
 			return NULL;
@@ -470,9 +482,15 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 	while (i < count) {
 		end = min(count, i + batch);
 		spin_lock_irqsave(&pool->lock, flags);
-		while (i < end && (n = end - i, vaddr = cp_take(pool, &dma, &n)))
-			for (; n--; i++, vaddr += pool->stride, dma += pool->stride)
+		while (i < end) {
+			n = end - i;
+			vaddr = cp_take(pool, &dma, &n);
+			if (!vaddr)
+				break;
+			for (; n; n--, i++, vaddr += pool->stride,
+			     dma += pool->stride)
 				fn(ctx, i, vaddr, dma);
+		}
 		spin_unlock_irqrestore(&pool->lock, flags);
 		/* Only if single allocations took blocks meanwhile. */
 		if (i < end && cp_grow(pool, count - i, gfp))
