@@ -107,7 +107,7 @@ fi
 # The docs' tables (scripts/docs.py, make docs) from these results: the
 # stamp first, ratios before times.
 if [ -s "$json" ]; then
-	for block in bench bench-bulk bench-growth; do
+	for block in bench bench-bulk; do
 		if python3 scripts/docs.py show "$block" "$json" > "$out/docs-$block.md" 2>&1 &&
 			grep -q '^\*Results [^:]*: mpt3sas-chainpool .*; kernels .*; host .*\.\*$' "$out/docs-$block.md" &&
 			grep -qE '^\| [^|]+ \| (plain|IOMMU) \| [^|]+ \| [0-9.,]+x \|' "$out/docs-$block.md"; then

@@ -21,9 +21,10 @@ the tables from the committed ones.
   docs.py render [--check]
       Rewrite every block of README.md and docs/*.md that lies between
       "<!-- results:BLOCK -->" and "<!-- /results -->" from
-      docs/results/; draw docs/results/bench-scaling.png (bench/results.py
-      plot, with gnuplot) when bench.json is newer.  --check writes
-      nothing and exits 1 if a block is not what render would write.
+      docs/results/; the chainpool_bulk block puts each kernel's row of
+      bench-before.json (the same run on an earlier chainpool), where it
+      lies beside bench.json, beside bench.json's.  --check writes nothing and exits 1
+      if a block is not what render would write.
   docs.py show BLOCK RESULTS.json
       Print one block rendered from RESULTS.json (the suites' check).
 
@@ -36,7 +37,6 @@ file is not committed says so.  Python 3 standard library only.
 import argparse
 import datetime
 import json
-import math
 import os
 import re
 import shutil
@@ -241,69 +241,52 @@ def render_bench(data):
                         "coherent allocations", "metadata KiB"], rows)
 
 
-def render_bench_bulk(data):
-    by, groups, ns = bench_index(data)
-    n = headline_n(ns)
+def bulk_row(data, series, iommu, label):
+    """chainpool_bulk's ratios and times in one guest of DATA, or None."""
+    by, _, ns = bench_index(data)
+    get = lambda a: by.get((series, iommu, a, headline_n(ns)), {})
+    bulk = get("chainpool_bulk")
+    if not bulk:
+        return None
+    pc, dp, fl = get("page_carve"), get("dma_pool"), get("memset_floor")
+    c, d, slabs = bulk["create_ns"], bulk.get("destroy_ns"), bulk.get("fill_ns")
+    return [series, setup_name(iommu)] + ([label] if label else []) + [
+        ratio(pc.get("create_ns"), c), ratio(pc.get("destroy_ns"), d),
+        ratio(dp.get("create_ns"), c), ratio(dp.get("destroy_ns"), d),
+        ratio(c, fl.get("create_ns")), ratio(slabs, fl.get("create_ns")),
+        ms(c), ms(slabs), ms(None if slabs is None else c - slabs), ms(d)]
+
+
+def render_bench_bulk(data, path):
+    """chainpool_bulk against the others; beside each kernel's row the
+    same run on an earlier chainpool, where bench-before.json lies beside
+    PATH."""
+    before_path = os.path.join(os.path.dirname(path), "bench-before.json")
+    before = None
+    if os.path.exists(before_path):
+        with open(before_path) as f:
+            before = json.load(f)
+    _, groups, ns = bench_index(data)
     rows = []
     for series, iommu in groups:
-        get = lambda a: by.get((series, iommu, a, n), {})
-        bulk = get("chainpool_bulk")
-        if not bulk:
-            continue
-        pc, dp, fl = get("page_carve"), get("dma_pool"), get("memset_floor")
-        c, d, slabs = bulk["create_ns"], bulk.get("destroy_ns"), bulk.get("fill_ns")
-        rows.append([series, setup_name(iommu),
-                     ratio(pc.get("create_ns"), c),
-                     ratio(pc.get("destroy_ns"), d),
-                     ratio(dp.get("create_ns"), c),
-                     ratio(dp.get("destroy_ns"), d),
-                     ratio(c, fl.get("create_ns")),
-                     ms(c), ms(slabs),
-                     ms(None if slabs is None else c - slabs), ms(d)])
-    out = [f"`chainpool_bulk`, the driver's path, at {n:,} blocks: the other "
-           "allocator's time over its own, then its create over "
-           "`memset_floor`'s; its create is the slabs "
-           "(`dma_alloc_coherent()`) and the carve (handing the blocks "
-           "out).", ""]
-    return out + table(["kernel", "setup", "page_carve create / bulk",
-                        "page_carve destroy / bulk", "dma_pool create / bulk",
-                        "dma_pool destroy / bulk", "bulk create / floor",
-                        "create ms", "slabs ms", "carve ms", "destroy ms"],
-                       rows, left=2)
-
-
-def render_bench_growth(data):
-    by, groups, ns = bench_index(data)
-    if len(ns) < 2:
-        return ["One N only in this results file: no growth to show."]
-    rows = []
-    for series, iommu in groups:
-        for a in ALLOCATORS:
-            t = [by.get((series, iommu, a, x)) for x in ns]
-            t = [None if r is None else r["create_ns"] + r.get("destroy_ns", 0)
-                 for r in t]
-            if all(v is None for v in t):
-                continue
-            pts = [(x, v) for x, v in zip(ns, t) if v]
-            grow = "-"
-            if len(pts) > 1 and pts[-1][0] > pts[0][0]:
-                k = math.log10(pts[-1][0] / pts[0][0])
-                grow = ratio((pts[-1][1] / pts[0][1]) ** (1 / k), 1)
-            rows.append([series, setup_name(iommu), f"`{a}`", grow]
-                        + [ms(v) for v in t])
-    out = ["Create and destroy against N: first the growth per tenfold N "
-           "between the smallest and the largest (10x is linear, 100x "
-           "quadratic), then the time in ms (`memset_floor`: create only).",
-           ""]
-    return out + table(["kernel", "setup", "allocator", "per 10x N"]
-                       + [f"{x:,}" for x in ns], rows)
-
-
-def render_bench_plot(data):
-    return ["![cp_bench: create and destroy time against N, log-log]"
-            "(results/bench-scaling.png)", "",
-            "Colour is the allocator, the dash pattern the kernel; the "
-            "bottom row is behind the emulated IOMMU."]
+        for d, label in ((before, "before"), (data, "after")):
+            row = d and bulk_row(d, series, iommu, before and label)
+            if row:
+                rows.append(row)
+    out = [stamp_line(before, rel(before_path), "bench"), ""] if before else []
+    out += [f"`chainpool_bulk`, the driver's path, at {headline_n(ns):,} "
+            "blocks: the other allocator's time over its own, then its "
+            "create and its slabs (`dma_alloc_coherent()`) over "
+            "`memset_floor`'s create; create is the slabs and the carve "
+            "(handing the blocks out)."
+            + (f"  Rows before: `{rel(before_path)}`; after: "
+               f"`{rel(path)}`." if before else ""), ""]
+    head = ["kernel", "setup"] + (["chainpool"] if before else []) + [
+        "page_carve create / bulk", "page_carve destroy / bulk",
+        "dma_pool create / bulk", "dma_pool destroy / bulk",
+        "bulk create / floor", "slabs / floor", "create ms", "slabs ms",
+        "carve ms", "destroy ms"]
+    return out + table(head, rows, left=3 if before else 2)
 
 
 # --- hbatest: the driver on the emulated SAS3008 (and SAS2308) -------------
@@ -489,8 +472,6 @@ def render_targets(data=None):
 BLOCKS = {
     "bench": ("bench", render_bench),
     "bench-bulk": ("bench", render_bench_bulk),
-    "bench-growth": ("bench", render_bench_growth),
-    "bench-plot": ("bench", render_bench_plot),
     "hbatest": ("hbatest", render_hbatest),
     "bench-core": ("bench-core", render_bench_core),
     "suites": ("check", render_suites),
@@ -521,28 +502,8 @@ def render_block(name, path):
                 f"from `{RUNS[kind]}` (then `make docs-results`)."]
     with open(path) as f:
         data = json.load(f)
-    if name == "bench-plot":
-        png = os.path.join(os.path.dirname(path), "bench-scaling.png")
-        if not os.path.exists(png):
-            return [f"No plot yet: `make docs` draws it from `{rel(path)}` "
-                    "where gnuplot is installed."]
-    return [stamp_line(data, rel(path), kind), ""] + fn(data)
-
-
-def plot(check):
-    """docs/results/bench-scaling.png from bench.json, if that is newer."""
-    src = results_path("bench")
-    png = os.path.join(RESULTS_DIR, "bench-scaling.png")
-    if check or not os.path.exists(src):
-        return
-    if os.path.exists(png) and os.path.getmtime(png) >= os.path.getmtime(src):
-        return
-    if not shutil.which("gnuplot"):
-        print("docs: gnuplot missing (Debian: gnuplot-nox): no plot",
-              file=sys.stderr)
-        return
-    subprocess.run([sys.executable, os.path.join(TOP, "bench", "results.py"),
-                    "plot", "--out", png, src], check=True)
+    body = fn(data, path) if name == "bench-bulk" else fn(data)
+    return [stamp_line(data, rel(path), kind), ""] + body
 
 
 def documents():
@@ -552,7 +513,6 @@ def documents():
 
 
 def render(check):
-    plot(check)
     stale = []
     for doc in documents():
         with open(doc) as f:

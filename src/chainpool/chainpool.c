@@ -39,6 +39,8 @@
 /* Most blocks, and bytes of blocks, a bulk allocation takes per lock hold. */
 #define CP_BATCH_BLOCKS		512U
 #define CP_BATCH_BYTES		(64U << 10)
+/* Growth for single allocations: at least this much, in slabs of any size */
+#define CP_GROW_BYTES		(128U << 10)
 #define CP_SLAB_KB_MAX		4096U
 
 static unsigned int chainpool_slab_kb = 128;
@@ -235,9 +237,9 @@ static int cp_cmp_slab(const void *a, const void *b)
 /* Add slabs for at least @want blocks, sleeping; the spinlock is held O(1). */
 static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 {
-	struct cp_slab *new = NULL, *s, **tab, **old;
+	struct cp_slab *new = NULL, *s, **tab, **by, **old = pool->by_dma;
+	u32 n = 0, m = pool->nr_slabs, total, i, j, k;
 	unsigned long flags;
-	u32 n = 0, total, i;
 	u64 got = 0;
 
 	if (!gfpflags_allow_blocking(gfp))
@@ -253,23 +255,27 @@ static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 		n++;
 	}
 	/* Only growth changes the arrays, and the mutex keeps others out. */
-	total = pool->nr_slabs + n;
+	total = m + n;
 	tab = kvmalloc_array(2 * (size_t)total, sizeof(*tab), gfp);
 	if (!tab)
 		goto fail;
-	if (pool->nr_slabs)
-		memcpy(tab, pool->slabs, pool->nr_slabs * sizeof(*tab));
+	if (m)
+		memcpy(tab, pool->slabs, m * sizeof(*tab));
 	for (i = total, s = new; s; s = s->next) {
 		s->nr = --i;
 		tab[i] = s;
 	}
-	memcpy(tab + total, tab, total * sizeof(*tab));
-	sort(tab + total, total, sizeof(*tab), cp_cmp_slab, NULL);
+	/* The new slabs sorted at the end, the old merged in from the front. */
+	by = tab + total;
+	memcpy(by + m, tab + m, n * sizeof(*tab));
+	sort(by + m, n, sizeof(*tab), cp_cmp_slab, NULL);
+	for (i = 0, j = m, k = 0; i < m; k++)
+		by[k] = j < total && by[j]->dma < old[i]->dma ? by[j++] : old[i++];
 
 	spin_lock_irqsave(&pool->lock, flags);
 	old = pool->slabs;
 	pool->slabs = tab;
-	pool->by_dma = tab + total;
+	pool->by_dma = by;
 	pool->nr_slabs = total;
 	pool->blocks += got;
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -326,30 +332,38 @@ static struct cp_slab *cp_find(const struct chainpool *pool, dma_addr_t dma,
 	return *idx < s->nr_blocks ? s : NULL;
 }
 
-/* Pop a free block, or carve one; the caller holds the lock. */
-static void *cp_take(struct chainpool *pool, dma_addr_t *dma)
+/* Pop a free block, or carve up to *@n in a row, and set *@n; lock held. */
+static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 {
 	struct cp_free *f = pool->free;
 	struct cp_slab *s;
 	void *vaddr = f;
-	u32 off, idx;
+	u32 off, idx, run, next = pool->carve_next;
 
 	if (f) {
 		pool->free = f->next;
 		*dma = f->dma;
+		*n = 1;
 	} else {
 		if (pool->carve_slab >= pool->nr_slabs)
 			return NULL;
 		s = pool->slabs[pool->carve_slab];
-		off = cp_offset(pool, s, pool->carve_next);
-		if (++pool->carve_next == s->nr_blocks) {
+		off = cp_offset(pool, s, next);
+		/* Contiguous to the slab's end, or to the segment's if gaps. */
+		if (s->per_seg * pool->stride == s->seg)
+			run = s->nr_blocks - next;
+		else
+			run = s->per_seg - next % s->per_seg;
+		*n = pool->debug ? 1 : min(*n, run);
+		pool->carve_next = next + *n;
+		if (pool->carve_next == s->nr_blocks) {
 			pool->carve_slab++;
 			pool->carve_next = 0;
 		}
 		*dma = s->dma + off;
 		vaddr = s->cpu + off;
 	}
-	pool->in_use++;
+	pool->in_use += *n;
 	if (pool->debug) {
 		/* A block written to while free is no longer poisoned. */
 		s = cp_find(pool, *dma, &idx);
@@ -375,19 +389,19 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma)
  */
 void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 {
-	u32 top, seg, per_seg;
+	u32 top, seg, per_seg, one = 1;
 	unsigned long flags;
 	void *vaddr;
 
 	for (;;) {
 		spin_lock_irqsave(&pool->lock, flags);
-		vaddr = cp_take(pool, dma);
+		vaddr = cp_take(pool, dma, &one);
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (vaddr)
 			break;
-		/* Double the pool, by one slab of the largest order at most. */
-		top = cp_layout(pool, cp_slab_bytes(pool, pool->max_order),
-				&seg, &per_seg);
+		/* Double the pool, by CP_GROW_BYTES or a largest slab at most. */
+		top = cp_layout(pool, max(cp_slab_bytes(pool, pool->max_order),
+					  CP_GROW_BYTES), &seg, &per_seg);
 		if (cp_grow(pool, clamp_t(u64, READ_ONCE(pool->blocks), 1, top),
 			    gfp))
 			return NULL;
@@ -455,7 +469,7 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 {
 	u32 batch = clamp(CP_BATCH_BYTES / pool->stride, 1U, CP_BATCH_BLOCKS);
 	unsigned long flags;
-	u32 i = 0, end;
+	u32 i = 0, end, n;
 	dma_addr_t dma;
 	u64 avail;
 	void *vaddr;
@@ -468,11 +482,14 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 	while (i < count) {
 		end = min(count, i + batch);
 		spin_lock_irqsave(&pool->lock, flags);
-		for (; i < end; i++) {
-			vaddr = cp_take(pool, &dma);
+		while (i < end) {
+			n = end - i;
+			vaddr = cp_take(pool, &dma, &n);
 			if (!vaddr)
 				break;
-			fn(ctx, i, vaddr, dma);
+			for (; n; n--, i++, vaddr += pool->stride,
+			     dma += pool->stride)
+				fn(ctx, i, vaddr, dma);
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
 		/* Only if single allocations took blocks meanwhile. */
@@ -659,14 +676,14 @@ void chainpool_destroy(struct chainpool *pool)
 	if (pool->in_use)
 		dev_err(pool->dev, "chainpool %s: destroy with %llu blocks still in use\n",
 			pool->name, pool->in_use);
+	/* A slab with blocks in use stays: the device may still use it. */
 	for (i = 0; i < pool->nr_slabs; i++) {
 		s = pool->slabs[i];
 		if (!pool->in_use ||
 		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
-			cp_slab_put(pool, s);
-		else
-			kfree(s);	/* the device may still use its memory */
+			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
 	}
+	kfree_bulk(pool->nr_slabs, (void **)pool->slabs);	/* descriptors */
 	kvfree(pool->slabs);
 	kfree(pool);
 }

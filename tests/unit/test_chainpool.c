@@ -223,6 +223,44 @@ static void test_growth(void **state)
 	free(b);
 }
 
+/*
+ * Single allocations from one-page slabs, each growth's slabs at a DMA
+ * address scattered among the earlier ones: the sorted array each growth
+ * merges must find every block (debug checks each free against it), and
+ * growth takes 128 KiB at a time, not a page.
+ */
+static void test_growth_merge(void **state)
+{
+	u32 n = 3000, i, calls, growths = 0;
+	struct cp_block *b = calloc(n, sizeof(*b));
+	struct chainpool *pool;
+	struct chainpool_stats st;
+
+	chainpool_slab_kb = 4;
+	chainpool_debug = true;
+	pool = chainpool_create("merge", &dev, 256, 0, 0);
+	for (i = 0; i < n; i++) {
+		/* an odd multiplier: a distinct MiB for every i below 4096 */
+		dev.next_dma = (1ULL << 30) + ((i * 2654435761U) % 4096 << 20);
+		calls = dev.calls;
+		b[i].cpu = chainpool_alloc(pool, GFP_KERNEL, &b[i].dma);
+		CHECK(b[i].cpu);
+		growths += dev.calls != calls;
+	}
+	/* 1, 1, 2, 4, 8, 16 pages, then 32 (128 KiB) each: 188 pages */
+	CHECK_EQ(growths, 11);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.slabs_by_order[0], st.nr_slabs);
+	CHECK(st.nr_slabs >= n / 16);
+	for (i = 0; i < n; i++)
+		chainpool_free(pool, b[i].cpu, b[i].dma);
+	CHECK_EQ(kshim.dev_errs, 0);
+	chainpool_get_stats(pool, &st);
+	CHECK_EQ(st.in_use, 0);
+	chainpool_destroy(pool);
+	free(b);
+}
+
 /* __GFP_ZERO zeroes; without it, no promise (the shim fills 0x5a). */
 static void test_zero(void **state)
 {
@@ -469,6 +507,7 @@ int main(void)
 		T(test_layouts),
 		T(test_create_rules),
 		T(test_growth),
+		T(test_growth_merge),
 		T(test_zero),
 		T(test_atomic),
 		T(test_fallback),

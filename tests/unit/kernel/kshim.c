@@ -186,6 +186,12 @@ void kvfree(const void *p)
 	kshim_free(p, 2);
 }
 
+void kfree_bulk(size_t n, void **p)
+{
+	while (n--)
+		kfree(p[n]);
+}
+
 void kshim_lock(spinlock_t *l)
 {
 	if (l->held)

@@ -144,6 +144,7 @@ void *kzalloc(size_t size, gfp_t gfp);
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
 void kfree(const void *p);
 void kvfree(const void *p);
+void kfree_bulk(size_t n, void **p);
 
 typedef struct {
 	int held;
