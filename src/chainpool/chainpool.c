@@ -683,7 +683,8 @@ void chainpool_destroy(struct chainpool *pool)
 		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
 			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
 	}
-	kfree_bulk(pool->nr_slabs, (void **)pool->slabs);	/* descriptors */
+	if (pool->nr_slabs)	/* 5.10 warns on none */
+		kfree_bulk(pool->nr_slabs, (void **)pool->slabs);
 	kvfree(pool->slabs);
 	kfree(pool);
 }
