@@ -237,14 +237,16 @@ static int cp_cmp_slab(const void *a, const void *b)
 /* Add slabs for at least @want blocks, sleeping; the spinlock is held O(1). */
 static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 {
-	struct cp_slab *new = NULL, *s, **tab, **by, **old = pool->by_dma;
-	u32 n = 0, m = pool->nr_slabs, total, i, j, k;
+	struct cp_slab *new = NULL, *s, **tab, **by, **old;
+	u32 n = 0, m, total, i, j, k;
 	unsigned long flags;
 	u64 got = 0;
 
 	if (!gfpflags_allow_blocking(gfp))
 		return -ENOMEM;
 	mutex_lock(&pool->grow_lock);
+	m = pool->nr_slabs;	/* as the last growth left them */
+	old = pool->by_dma;
 	while (got < want) {
 		s = cp_slab_get(pool, cp_order_for(pool, want - got), gfp);
 		if (!s)
