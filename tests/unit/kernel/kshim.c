@@ -189,7 +189,7 @@ void kvfree(const void *p)
 void kfree_bulk(size_t n, void **p)
 {
 	if (!n)		/* as 5.10's SLUB does, with a WARN */
-		kshim_bug("kfree_bulk() of no object");
+		kshim_bug("%s() of no object", __func__);
 	while (n--)
 		kfree(p[n]);
 }
