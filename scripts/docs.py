@@ -454,7 +454,7 @@ def render_targets(data=None):
                 d = json.load(f)
             st = d.get("stamp", {})
             k = len(st.get("kernels", []))
-            last = (f"`{st.get('run', '?')}`, " + (f"{k} kernels, " if k else "")
+            last = (f"`{st.get('run', '?')}`, " + (f"{k} kernel{'s' if k > 1 else ''}, " if k else "")
                     + st.get("date", "?"))
             if kind == "check":
                 took = duration(sum(r["seconds"] for r in d["records"]))
