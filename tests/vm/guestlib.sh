@@ -334,6 +334,28 @@ gl_kmsg() {
 	printf '%.900s\n' "$1" > /dev/kmsg
 }
 
+# gl_hba_chip: the emulated HBA (tests/hba/sas3008.c, sas2=) as the
+# driver sees it: GL_CHIP its name in the driver's log, GL_HBA its sas2=
+# name, GL_TMPL the host template, GL_PER_CHAIN the elements a 128-byte
+# chain segment holds besides its chain (IEEE or MPI 2.0 64-bit ones),
+# GL_DEPTH the driver's scsiio_depth from its IOC Facts (RequestCredit -
+# HighPriorityCredit - 5), GL_CFG its PCI config space (the counters)
+# shellcheck disable=SC2034 # set for the guest scripts
+gl_hba_chip() {
+	GL_CHIP=LSISAS3008 GL_HBA=sas3008 GL_TMPL=mpt3sas GL_PER_CHAIN=7
+	GL_DEPTH=10107 GL_CFG=""
+	for gl_d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$gl_d/vendor")" = 0x1000 ] || continue
+		case $(cat "$gl_d/device") in
+		0x0097) GL_CFG=$gl_d/config ;;
+		0x0072) GL_CHIP=LSISAS2008 GL_HBA=sas2008 GL_TMPL=mpt2sas
+			GL_PER_CHAIN=9 GL_DEPTH=3367 GL_CFG=$gl_d/config ;;
+		0x0087) GL_CHIP=LSISAS2308 GL_HBA=sas2308 GL_TMPL=mpt2sas
+			GL_PER_CHAIN=9 GL_DEPTH=8059 GL_CFG=$gl_d/config ;;
+		esac
+	done
+}
+
 # gl_plan N: the KTAP plan of the script's results
 gl_plan() {
 	GL_NR=0
