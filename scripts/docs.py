@@ -425,10 +425,10 @@ def render_suites(data=None):
 
 TARGETS = [
     ("check", "every suite, most of them reduced (the table above)"),
-    ("hbatest", "every series, plain and behind the IOMMU, N = 16 to 2048 "
+    ("hbatest", "the full fault walk (tests/hba-alloc/run.sh), then "
+     "every series, plain and behind the IOMMU, N = 16 to 2048 "
      "with each allocator, 50 cycles, the timing rounds on the SAS3008 and "
-     "a SAS2308, both SAS2 chips, every lying case; then "
-     "tests/hba-alloc/run.sh"),
+     "a SAS2308, both SAS2 chips, every lying case"),
     ("reliability", "every reliability suite in full, on every series, "
      "plain and behind the IOMMU"),
     ("check-debug", "the debug kernel behind the IOMMU too, and the "
