@@ -298,7 +298,7 @@ static void bc_run_one_n(struct bc_result *res, struct cp_block *blocks,
 	BC_CHECK(res->nr_slabs == bc_expected_slabs(pool, n), n,
 		 res->nr_slabs);
 	for (i = 0; i < res->nr_slabs; i++)
-		memset(pool->slabs[i]->cpu, 0, pool->slabs[i]->bytes);
+		memset(pool->slabs[i].cpu, 0, pool->slabs[i].bytes);
 	memset(blocks, 0, (size_t)n * sizeof(*blocks));
 	memset(floor_buf, 0, (size_t)n * bc_size);
 

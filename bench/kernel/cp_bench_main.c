@@ -286,7 +286,7 @@ static void cpb_chainpool_record(struct chainpool *pool, struct cpb_result *r)
 	chainpool_get_stats(pool, &st);
 	r->coherent_allocs = st.nr_slabs;
 	r->metadata_bytes = sizeof(*pool) + st.nr_slabs *
-			    (sizeof(struct cp_slab) + 2 * sizeof(pool->slabs[0]));
+			    (sizeof(pool->slabs[0]) + sizeof(pool->by_dma[0]));
 }
 
 static int cpb_run_chainpool(unsigned int nr, u64 slab_bytes,

@@ -7,9 +7,9 @@
  * address, so alloc and free are O(1).  Blocks never handed out are taken
  * by a bump cursor over the slabs, so filling a pool costs O(slabs), and
  * resetting the list and the cursor gives every block back at once.  The
- * slabs are kept in the order they came (the cursor's) and sorted by DMA
- * address (for the debug checks' bsearch()); growth builds both arrays
- * anew outside the spinlock and swaps them in under it.
+ * slabs lie in one table in the order they came (the cursor's), with an
+ * index of them sorted by DMA address (for the debug checks' bsearch());
+ * growth builds both anew outside the spinlock and swaps them in under it.
  */
 #include <linux/bitmap.h>
 #include <linux/bsearch.h>
@@ -88,9 +88,7 @@ struct cp_slab {
 	u32 seg;		/* blocks never cross a segment's end */
 	u32 per_seg;		/* blocks per segment */
 	u32 nr_blocks;
-	u32 nr;			/* place in the cursor's order */
-	struct cp_slab *next;	/* next slab of a growth under way */
-	unsigned long map[];	/* debug: a bit per block handed out */
+	unsigned long *map;	/* debug: a bit per block handed out */
 };
 
 struct chainpool {
@@ -102,8 +100,8 @@ struct chainpool {
 	u64 in_use;
 	u64 blocks;
 	u32 nr_slabs;
-	struct cp_slab **slabs;		/* in the order they came */
-	struct cp_slab **by_dma;	/* sorted by DMA address */
+	struct cp_slab *slabs;		/* in the order they came */
+	u32 *by_dma;			/* their indexes, sorted by DMA address */
 	u32 fallbacks;			/* slabs retried at a smaller order */
 	u32 rejected;			/* slabs breaking the layout */
 	struct device *dev;
@@ -182,54 +180,50 @@ static bool cp_fits(const struct chainpool *pool, const struct cp_slab *s)
 static void cp_slab_put(struct chainpool *pool, struct cp_slab *s)
 {
 	dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
-	kfree(s);
+	kfree(s->map);
 }
 
 /* A slab of @order or, when memory or the layout says no, a smaller one. */
-static struct cp_slab *cp_slab_get(struct chainpool *pool, unsigned int order,
-				   gfp_t gfp)
+static int cp_slab_get(struct chainpool *pool, unsigned int order, gfp_t gfp,
+		       struct cp_slab *s)
 {
-	struct cp_slab *s;
-	u32 bytes, seg, per_seg, blocks;
-
 	if (chainpool_fault(CHAINPOOL_FAULT_SLAB, pool->name, pool->dev))
-		return NULL;
+		return -ENOMEM;
 	for (;; order--) {
-		bytes = cp_slab_bytes(pool, order);
-		blocks = cp_layout(pool, bytes, &seg, &per_seg);
-		s = kzalloc(sizeof(*s) + (pool->debug ?
-			    BITS_TO_LONGS(blocks) * sizeof(long) : 0), gfp);
-		if (!s)
-			return NULL;
-		s->bytes = bytes;
-		s->seg = seg;
-		s->per_seg = per_seg;
-		s->nr_blocks = blocks;
+		s->bytes = cp_slab_bytes(pool, order);
+		s->nr_blocks = cp_layout(pool, s->bytes, &s->seg, &s->per_seg);
 		if (order == pool->max_order && order > pool->min_order &&
 		    chainpool_fault(CHAINPOOL_FAULT_TOP_SLAB, pool->name,
 				    pool->dev))
 			s->cpu = NULL;
 		else
-			s->cpu = dma_alloc_coherent(pool->dev, bytes, &s->dma,
+			s->cpu = dma_alloc_coherent(pool->dev, s->bytes, &s->dma,
 						    order > pool->min_order ?
 						    gfp | __GFP_NOWARN : gfp);
 		if (s->cpu && cp_fits(pool, s))
-			return s;
+			break;
 		if (s->cpu) {
 			pool->rejected++;
-			dma_free_coherent(pool->dev, bytes, s->cpu, s->dma);
+			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
 		}
-		kfree(s);
 		if (order == pool->min_order)
-			return NULL;
+			return -ENOMEM;
 		pool->fallbacks++;
 	}
+	s->map = NULL;
+	if (pool->debug) {
+		s->map = kcalloc(BITS_TO_LONGS(s->nr_blocks), sizeof(long), gfp);
+		if (!s->map) {
+			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 static int cp_cmp_slab(const void *a, const void *b)
 {
-	const struct cp_slab *x = *(struct cp_slab * const *)a;
-	const struct cp_slab *y = *(struct cp_slab * const *)b;
+	const struct cp_slab *x = a, *y = b;
 
 	return x->dma < y->dma ? -1 : x->dma > y->dma;
 }
@@ -237,67 +231,73 @@ static int cp_cmp_slab(const void *a, const void *b)
 /* Add slabs for at least @want blocks, sleeping; the spinlock is held O(1). */
 static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 {
-	struct cp_slab *new = NULL, *s, **tab, **by, **old;
-	u32 n = 0, m, total, i, j, k;
+	struct cp_slab *tab = NULL, *t;
+	u32 m, n = 0, cap, total, i, j, k, *by, *old;
 	unsigned long flags;
 	u64 got = 0;
 
 	if (!gfpflags_allow_blocking(gfp))
 		return -ENOMEM;
+	/* Only growth changes the table, and the mutex keeps others out. */
 	mutex_lock(&pool->grow_lock);
-	m = pool->nr_slabs;	/* as the last growth left them */
-	old = pool->by_dma;
+	m = pool->nr_slabs;
+	cap = m;
 	while (got < want) {
-		s = cp_slab_get(pool, cp_order_for(pool, want - got), gfp);
-		if (!s)
+		if (m + n == cap) {
+			/* A larger table, with the slabs so far copied in */
+			cap = m + max(2 * n, 16U);
+			t = kvmalloc_array(cap, sizeof(*t) + sizeof(*by), gfp);
+			if (!t)
+				goto fail;
+			if (m + n)
+				memcpy(t, tab ?: pool->slabs, (m + n) * sizeof(*t));
+			kvfree(tab);
+			tab = t;
+		}
+		if (cp_slab_get(pool, cp_order_for(pool, want - got), gfp,
+				&tab[m + n]))
 			goto fail;
-		s->next = new;
-		new = s;
-		got += s->nr_blocks;
-		n++;
+		got += tab[m + n++].nr_blocks;
 	}
-	/* Only growth changes the arrays, and the mutex keeps others out. */
+	/* The new slabs sorted among themselves, then merged into the index. */
 	total = m + n;
-	tab = kvmalloc_array(2 * (size_t)total, sizeof(*tab), gfp);
-	if (!tab)
-		goto fail;
-	if (m)
-		memcpy(tab, pool->slabs, m * sizeof(*tab));
-	for (i = total, s = new; s; s = s->next) {
-		s->nr = --i;
-		tab[i] = s;
-	}
-	/* The new slabs sorted at the end, the old merged in from the front. */
-	by = tab + total;
-	memcpy(by + m, tab + m, n * sizeof(*tab));
-	sort(by + m, n, sizeof(*tab), cp_cmp_slab, NULL);
+	sort(tab + m, n, sizeof(*tab), cp_cmp_slab, NULL);
+	by = (u32 *)(tab + cap);
+	old = pool->by_dma;
+	for (j = m; j < total; j++)
+		by[j] = j;
 	for (i = 0, j = m, k = 0; i < m; k++)
-		by[k] = j < total && by[j]->dma < old[i]->dma ? by[j++] : old[i++];
+		by[k] = j < total && tab[j].dma < tab[old[i]].dma ? j++ : old[i++];
 
 	spin_lock_irqsave(&pool->lock, flags);
-	old = pool->slabs;
+	t = pool->slabs;
 	pool->slabs = tab;
 	pool->by_dma = by;
 	pool->nr_slabs = total;
 	pool->blocks += got;
 	spin_unlock_irqrestore(&pool->lock, flags);
 	mutex_unlock(&pool->grow_lock);
-	kvfree(old);
+	kvfree(t);
 	return 0;
 fail:
 	mutex_unlock(&pool->grow_lock);
-	while (new) {
-		s = new;
-		new = s->next;
-		cp_slab_put(pool, s);
-	}
+	while (n)
+		cp_slab_put(pool, &tab[m + --n]);
+	kvfree(tab);
 	return -ENOMEM;
 }
 
+/* bsearch()'s key: an address, and the table the index points into */
+struct cp_key {
+	dma_addr_t dma;
+	const struct cp_slab *slabs;
+};
+
 static int cp_cmp_dma(const void *key, const void *elt)
 {
-	dma_addr_t dma = *(const dma_addr_t *)key;
-	const struct cp_slab *s = *(struct cp_slab * const *)elt;
+	const struct cp_key *k = key;
+	const struct cp_slab *s = &k->slabs[*(const u32 *)elt];
+	dma_addr_t dma = k->dma;
 
 	if (dma < s->dma)
 		return -1;
@@ -317,14 +317,15 @@ static u32 cp_offset(const struct chainpool *pool, const struct cp_slab *s,
 static struct cp_slab *cp_find(const struct chainpool *pool, dma_addr_t dma,
 			       u32 *idx)
 {
-	struct cp_slab **p, *s;
-	u32 off, in, slot;
+	struct cp_key key = { dma, pool->slabs };
+	struct cp_slab *s;
+	u32 *p, off, in, slot;
 
-	p = bsearch(&dma, pool->by_dma, pool->nr_slabs, sizeof(*p),
+	p = bsearch(&key, pool->by_dma, pool->nr_slabs, sizeof(*p),
 		    cp_cmp_dma);
 	if (!p)
 		return NULL;
-	s = *p;
+	s = &pool->slabs[*p];
 	off = dma - s->dma;
 	in = off % s->seg;
 	slot = in / pool->stride;
@@ -349,7 +350,7 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 	} else {
 		if (pool->carve_slab >= pool->nr_slabs)
 			return NULL;
-		s = pool->slabs[pool->carve_slab];
+		s = &pool->slabs[pool->carve_slab];
 		off = cp_offset(pool, s, next);
 		/* Contiguous to the slab's end, or to the segment's if gaps. */
 		if (s->per_seg * pool->stride == s->seg)
@@ -521,7 +522,7 @@ void chainpool_release_all(struct chainpool *pool)
 	pool->carve_next = 0;
 	pool->in_use = 0;
 	for (i = 0; pool->debug && i < pool->nr_slabs; i++)
-		bitmap_zero(pool->slabs[i]->map, pool->slabs[i]->nr_blocks);
+		bitmap_zero(pool->slabs[i].map, pool->slabs[i].nr_blocks);
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -543,9 +544,9 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 	st->in_use = pool->in_use;
 	st->nr_slabs = pool->nr_slabs;
 	for (i = 0; i < pool->nr_slabs; i++) {
-		st->slabs_by_order[min_t(int, get_order(pool->slabs[i]->bytes),
+		st->slabs_by_order[min_t(int, get_order(pool->slabs[i].bytes),
 					 CHAINPOOL_NR_ORDERS - 1)]++;
-		st->dma_bytes += pool->slabs[i]->bytes;
+		st->dma_bytes += pool->slabs[i].bytes;
 	}
 	st->fallbacks = pool->fallbacks;
 	st->rejected = pool->rejected;
@@ -680,13 +681,12 @@ void chainpool_destroy(struct chainpool *pool)
 			pool->name, pool->in_use);
 	/* A slab with blocks in use stays: the device may still use it. */
 	for (i = 0; i < pool->nr_slabs; i++) {
-		s = pool->slabs[i];
+		s = &pool->slabs[i];
 		if (!pool->in_use ||
 		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
 			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
+		kfree(s->map);
 	}
-	if (pool->nr_slabs)	/* 5.10 warns on none */
-		kfree_bulk(pool->nr_slabs, (void **)pool->slabs);
 	kvfree(pool->slabs);
 	kfree(pool);
 }

@@ -171,6 +171,11 @@ void *kzalloc(size_t size, gfp_t gfp)
 	return kshim_alloc(size, gfp, 1);
 }
 
+void *kcalloc(size_t n, size_t size, gfp_t gfp)
+{
+	return kshim_alloc(n * size, gfp, 1);
+}
+
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
 {
 	return kshim_alloc(n * size, gfp, 2);
@@ -184,14 +189,6 @@ void kfree(const void *p)
 void kvfree(const void *p)
 {
 	kshim_free(p, 2);
-}
-
-void kfree_bulk(size_t n, void **p)
-{
-	if (!n)		/* as 5.10's SLUB does, with a WARN */
-		kshim_bug("%s() of no object", __func__);
-	while (n--)
-		kfree(p[n]);
 }
 
 void kshim_lock(spinlock_t *l)

@@ -141,10 +141,10 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 const char *dev_name(const struct device *dev);
 
 void *kzalloc(size_t size, gfp_t gfp);
+void *kcalloc(size_t n, size_t size, gfp_t gfp);
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
 void kfree(const void *p);
 void kvfree(const void *p);
-void kfree_bulk(size_t n, void **p);
 
 typedef struct {
 	int held;
@@ -217,7 +217,7 @@ void debugfs_remove_recursive(struct dentry *d);
 
 /**
  * struct kshim - what the shim's calls counted, and where they fail
- * @allocs: kzalloc() and kvmalloc_array() calls that returned memory
+ * @allocs: kzalloc(), kcalloc() and kvmalloc_array() calls that returned memory
  * @live: their memory not yet freed, in allocations
  * @fail_alloc_at: fail this 1-based call of the two; 0 never
  * @alloc_calls: calls of the two, failed ones too
