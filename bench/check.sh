@@ -7,8 +7,8 @@
 # then checks that results.json has a record for every allocator and N with
 # positive numbers and coherent allocations that fit the geometry, and that
 # the table and the plot were produced.  It asserts nothing about times.
-# Then it feeds the checker doctored results, which it must reject, and
-# renders the tables of docs/benchmarks.md from its own (stamped) results.
+# Then it feeds the checker doctored results, which it must reject,
+# collects its log as three boots' (the median of each time), and renders the tables of docs/benchmarks.md from its own (stamped) results.
 #
 #   BENCH_CHECK_KERNEL, BENCH_CHECK_N (default "1000 10000")
 
@@ -102,6 +102,33 @@ PY
 			ktap_test_pass "the checker rejects doctored results ($bad)"
 		fi
 	done
+fi
+
+# Logs of several boots (make bench BENCH_BOOTS=): each time the median.
+log=$out/vm/$kernel-plain.log
+if [ -s "$log" ]; then
+	if python3 - "$log" "$out/boots" <<'PY'
+import json, os, re, subprocess, sys
+log, d = sys.argv[1], sys.argv[2]
+text = open(log, errors="replace").read()
+paths = []
+for k in (5, 1, 2):
+    os.makedirs(f"{d}/{k}", exist_ok=True)
+    paths.append(f"{d}/{k}/{os.path.basename(log)}")
+    with open(paths[-1], "w") as f:
+        f.write(re.sub(r"\b(create_ns|destroy_ns|fill_ns)=(\d+)",
+                       lambda m: f"{m[1]}={int(m[2]) * k}", text))
+def collect(logs):
+    return json.loads(subprocess.run(
+        [sys.executable, "bench/results.py", "collect", *logs],
+        capture_output=True, text=True, check=True).stdout)["records"]
+sys.exit(0 if collect(paths) == collect(paths[2:]) else 1)
+PY
+	then
+		ktap_test_pass "three boots' logs (times x5, x1, x2) collect to the x2 boot's records"
+	else
+		ktap_test_fail "three boots' logs do not collect to each time's median"
+	fi
 fi
 
 # The docs' tables (scripts/docs.py, make docs) from these results: the

@@ -5,7 +5,8 @@
   results.py collect [-o results.json] LOG...
       Guest serial logs of the VM harness, named <series>-<setup>.log
       (setup plain or iommu), or any kernel log (dmesg; - for stdin)
-      with --series NAME [--iommu].
+      with --series NAME [--iommu].  Logs of several boots give one
+      record per (kernel, setup, allocator, N), each time the median.
   results.py table [--n N] [--markdown] results.json
       Times per phase against chainpool's, for one N (default 373959, or
       the largest measured), then total time against N.
@@ -24,6 +25,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -84,6 +86,21 @@ def parse_log(path, series=None, iommu=None):
 
 def key(r):
     return (r["series"], r["iommu"], r["allocator"], r["n"])
+
+
+def merge_boots(records):
+    """One record per key, each time the median (low) over the boots."""
+    by = {}
+    for r in records:
+        by.setdefault(key(r), []).append(r)
+    out = []
+    for rs in by.values():
+        r = dict(rs[0])
+        for f in ("create_ns", "destroy_ns", "fill_ns"):
+            if f in r:
+                r[f] = statistics.median_low(x[f] for x in rs)
+        out.append(r)
+    return out
 
 
 def load(path):
@@ -403,6 +420,7 @@ def main():
         for log in args.logs:
             records += parse_log(log, args.series,
                                  args.iommu if args.series else None)
+        records = merge_boots(records)
         text = json.dumps({"records": records}, indent=1) + "\n"
         if args.out == "-":
             sys.stdout.write(text)

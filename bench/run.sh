@@ -17,6 +17,8 @@
 #   BENCH_REPEAT      runs per (allocator, N), the fastest of each phase
 #                     reported (default 3); a run that took over 2 s is
 #                     not repeated (the old dma_pool with large N)
+#   BENCH_BOOTS       boots of each guest (default 1); with more, each
+#                     time in the results is the median over the boots
 #   BENCH_SETUPS      default "plain iommu" (the harness' VMTEST_SETUPS)
 #   BENCH_TIMEOUT     seconds per guest (default 3600)
 #   BENCH_WARM_MB     guest RAM the first step touches before timing, so
@@ -26,7 +28,7 @@
 #   BENCH_PLOT        0: no plot
 #
 # The guests are QEMU TCG: compare ratios, not absolute times.  Guest logs:
-# $BENCH_OUT/vm/<series>-<setup>.log.  Exits non-zero if a guest failed or
+# $BENCH_OUT/vm/[boot-B/]<series>-<setup>.log.  Exits non-zero if a guest failed or
 # a record is missing; the JSON, the table and the plot are still written
 # from what was measured.
 
@@ -42,6 +44,7 @@ BENCH_SIZE=${BENCH_SIZE:-128}
 BENCH_ALIGN=${BENCH_ALIGN:-16}
 BENCH_ALLOCATORS=${BENCH_ALLOCATORS:-dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
+BENCH_BOOTS=${BENCH_BOOTS:-1}
 BENCH_SETUPS=${BENCH_SETUPS:-plain iommu}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
 BENCH_OUT=${BENCH_OUT:-$top/build/bench}
@@ -64,25 +67,33 @@ done
 # the shared cache: a concurrent `make vmtest` keeps its logs.
 t0=$SECONDS
 rc=0
-BUILD_ROOT=$BENCH_OUT VM_DIR=$BENCH_OUT/vm \
-	KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
-	KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
-	VMTEST_STEPS=$steps VMTEST_TIMEOUT=$BENCH_TIMEOUT \
-	VMTEST_MEM=${VMTEST_MEM:-2G} \
-	BUILD_MODULES=cp_bench BUILD_MODULES_CMD=$top/scripts/build-modules.sh \
-	tests/vm/run.sh || rc=$?
+vms=""
+for boot in $(seq 1 "$BENCH_BOOTS"); do
+	vm=$BENCH_OUT/vm
+	[ "$BENCH_BOOTS" = 1 ] || vm=$BENCH_OUT/vm/boot-$boot
+	vms="$vms $vm"
+	BUILD_ROOT=$BENCH_OUT VM_DIR=$vm \
+		KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
+		KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
+		VMTEST_STEPS=$steps VMTEST_TIMEOUT=$BENCH_TIMEOUT \
+		VMTEST_MEM=${VMTEST_MEM:-2G} \
+		BUILD_MODULES=cp_bench BUILD_MODULES_CMD=$top/scripts/build-modules.sh \
+		tests/vm/run.sh || rc=$?
+done
 echo "bench: guests done in $((SECONDS - t0))s (harness exit $rc)"
 
 logs=""
-for series in $BENCH_KERNELS; do
-	for setup in $BENCH_SETUPS; do
-		log=$BENCH_OUT/vm/$series-$setup.log
-		if [ -f "$log" ]; then
-			logs="$logs $log"
-		else
-			echo "bench: no log $log" >&2
-			rc=1
-		fi
+for vm in $vms; do
+	for series in $BENCH_KERNELS; do
+		for setup in $BENCH_SETUPS; do
+			log=$vm/$series-$setup.log
+			if [ -f "$log" ]; then
+				logs="$logs $log"
+			else
+				echo "bench: no log $log" >&2
+				rc=1
+			fi
+		done
 	done
 done
 [ -n "$logs" ] || exit 1
@@ -90,7 +101,7 @@ done
 python3 bench/results.py collect -o "$BENCH_OUT/results.json" $logs
 python3 scripts/docs.py stamp --kind bench \
 	--guests "QEMU TCG guests, q35, 1 vCPU, ${VMTEST_MEM:-2G} of RAM" \
-	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, size $BENCH_SIZE" \
+	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, BENCH_BOOTS=$BENCH_BOOTS, size $BENCH_SIZE" \
 	--seconds "$SECONDS" "$BENCH_OUT/results.json"
 python3 bench/results.py table "$BENCH_OUT/results.json" | tee "$BENCH_OUT/table.txt"
 python3 bench/results.py table --markdown "$BENCH_OUT/results.json" > "$BENCH_OUT/table.md"
