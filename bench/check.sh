@@ -8,7 +8,8 @@
 # positive numbers and coherent allocations that fit the geometry, and that
 # the table and the plot were produced.  It asserts nothing about times.
 # Then it feeds the checker doctored results, which it must reject,
-# collects its log as three boots' (the median of each time), and renders the tables of docs/benchmarks.md from its own (stamped) results.
+# collects its log as three boots' (the median of each time), and renders
+# the tables of docs/benchmarks.md from its own (stamped) results.
 #
 #   BENCH_CHECK_KERNEL, BENCH_CHECK_N (default "1000 10000")
 

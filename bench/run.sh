@@ -28,9 +28,9 @@
 #   BENCH_PLOT        0: no plot
 #
 # The guests are QEMU TCG: compare ratios, not absolute times.  Guest logs:
-# $BENCH_OUT/vm/[boot-B/]<series>-<setup>.log.  Exits non-zero if a guest failed or
-# a record is missing; the JSON, the table and the plot are still written
-# from what was measured.
+# $BENCH_OUT/vm/[boot-B/]<series>-<setup>.log.  Exits non-zero if a guest
+# failed or a record is missing; the JSON, the table and the plot are
+# still written from what was measured.
 
 set -eu
 

@@ -214,7 +214,7 @@ static int cp_slab_get(struct chainpool *pool, unsigned int order, gfp_t gfp,
 	if (pool->debug) {
 		s->map = kcalloc(BITS_TO_LONGS(s->nr_blocks), sizeof(long), gfp);
 		if (!s->map) {
-			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
+			cp_slab_put(pool, s);
 			return -ENOMEM;
 		}
 	}

@@ -217,10 +217,11 @@ void debugfs_remove_recursive(struct dentry *d);
 
 /**
  * struct kshim - what the shim's calls counted, and where they fail
- * @allocs: kzalloc(), kcalloc() and kvmalloc_array() calls that returned memory
+ * @allocs: kzalloc(), kcalloc() and kvmalloc_array() calls that returned
+ *	memory
  * @live: their memory not yet freed, in allocations
- * @fail_alloc_at: fail this 1-based call of the two; 0 never
- * @alloc_calls: calls of the two, failed ones too
+ * @fail_alloc_at: fail this 1-based call of the three; 0 never
+ * @alloc_calls: calls of the three, failed ones too
  * @dev_errs: dev_err() messages
  * @lock_holds: spinlock acquisitions
  * @locks_held: spinlocks held now
