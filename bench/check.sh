@@ -8,8 +8,9 @@
 # positive numbers and coherent allocations that fit the geometry, and that
 # the table and the plot were produced.  It asserts nothing about times.
 # Then it feeds the checker doctored results, which it must reject,
-# collects its log as three boots' (the median of each time), and renders
-# the tables of docs/benchmarks.md from its own (stamped) results.
+# collects its log as three boots' (the median of each time) and as a
+# BENCH_BASE run's, and renders the tables of docs/benchmarks.md from its
+# own (stamped) results.
 #
 #   BENCH_CHECK_KERNEL, BENCH_CHECK_N (default "1000 10000")
 
@@ -129,6 +130,45 @@ PY
 		ktap_test_pass "three boots' logs (times x5, x1, x2) collect to the x2 boot's records"
 	else
 		ktap_test_fail "three boots' logs do not collect to each time's median"
+	fi
+fi
+
+# make bench BENCH_BASE=: the records of a cp_bench_base step are the
+# base's, and the chainpool_bulk table puts its row beside this tree's.
+if [ -s "$log" ] && [ -s "$json" ]; then
+	if python3 - "$log" "$json" "$out/base" <<'PY'
+import json, os, re, subprocess, sys
+log, stamped, d = sys.argv[1:]
+text = open(log, errors="replace").read()
+base = re.sub(r"(VMTEST: step \d+: insmod) cp_bench ", r"\1 cp_bench_base ",
+              re.sub(r"\b(create_ns|destroy_ns|fill_ns)=(\d+)",
+                     lambda m: f"{m[1]}={int(m[2]) * 2}", text))
+os.makedirs(d, exist_ok=True)
+both = os.path.join(d, os.path.basename(log))
+with open(both, "w") as f:
+    f.write(text + base)
+def collect(path):
+    return json.loads(subprocess.run(
+        [sys.executable, "bench/results.py", "collect", path],
+        capture_output=True, text=True, check=True).stdout)["records"]
+this, got = collect(log), collect(both)
+want = this + [dict(r, allocator=r["allocator"] + "@base",
+                    **{k: r[k] * 2 for k in ("create_ns", "destroy_ns", "fill_ns") if k in r})
+               for r in this]
+key = lambda r: (r["allocator"], r["n"])
+# The bench-bulk table of these records, under the check run's stamp
+with open(both + ".json", "w") as f:
+    json.dump(dict(json.load(open(stamped)), records=got), f)
+table = subprocess.run([sys.executable, "scripts/docs.py", "show", "bench-bulk",
+                        both + ".json"], capture_output=True, text=True).stdout
+rows = re.findall(r"^\| \S+ \| plain \| (base|this) \|", table, re.M)
+sys.exit(0 if this and sorted(got, key=key) == sorted(want, key=key)
+         and rows == ["base", "this"] else 1)
+PY
+	then
+		ktap_test_pass "a cp_bench_base step's records are chainpool_bulk@base's, rendered beside this tree's"
+	else
+		ktap_test_fail "BENCH_BASE's records are not told apart, or not rendered beside this tree's"
 	fi
 fi
 

@@ -7,6 +7,8 @@
       (setup plain or iommu), or any kernel log (dmesg; - for stdin)
       with --series NAME [--iommu].  Logs of several boots give one
       record per (kernel, setup, allocator, N), each time the median.
+      The records of cp_bench_base.ko (make bench BENCH_BASE=) are
+      chainpool_bulk@base.
   results.py table [--n N] [--markdown] results.json
       Times per phase against chainpool's, for one N (default 373959, or
       the largest measured), then total time against N.
@@ -37,6 +39,7 @@ PAGE_SIZE = 4096
 RECORD_RE = re.compile(r"cp_bench: record (.*)$")
 KERNEL_RE = re.compile(r"cp_bench: kernel (\S+),")
 BEGIN_RE = re.compile(r"VMTEST: BEGIN kernel=(\S+) setup=(\S+)")
+STEP_RE = re.compile(r"VMTEST: step \d+: insmod (\S+)")
 INT_FIELDS = ("n", "size", "align", "create_ns", "destroy_ns",
               "coherent_allocs", "metadata_bytes", "fill_ns")
 
@@ -51,6 +54,7 @@ def parse_log(path, series=None, iommu=None):
                      "give --series")
         series, iommu = m.group(1), m.group(2) == "iommu"
     kernel = None
+    suffix = ""
     records = []
     f = sys.stdin if path == "-" else open(path, errors="replace")
     with f:
@@ -64,13 +68,18 @@ def parse_log(path, series=None, iommu=None):
             if m:
                 kernel = m.group(1)
                 continue
+            m = STEP_RE.search(line)
+            if m:
+                # make bench BENCH_BASE=: the base revision's module
+                suffix = "@base" if m.group(1) == "cp_bench_base" else ""
+                continue
             m = RECORD_RE.search(line)
             if not m:
                 continue
             fields = dict(kv.split("=", 1) for kv in m.group(1).split()
                           if "=" in kv)
             rec = {"series": series, "kernel": kernel, "iommu": bool(iommu),
-                   "allocator": fields.pop("allocator")}
+                   "allocator": fields.pop("allocator") + suffix}
             for k in INT_FIELDS:
                 if k in fields:
                     rec[k] = int(fields[k])

@@ -19,6 +19,11 @@
 #                     not repeated (the old dma_pool with large N)
 #   BENCH_BOOTS       boots of each guest (default 1); with more, each
 #                     time in the results is the median over the boots
+#   BENCH_BASE        a git revision whose chainpool_bulk is timed too, as
+#                     chainpool_bulk@base: its cp_bench built as
+#                     cp_bench_base.ko runs in the same guests, after this
+#                     tree's at each N (before it on even boots), so both
+#                     share the other allocators' times
 #   BENCH_SETUPS      default "plain iommu" (the harness' VMTEST_SETUPS)
 #   BENCH_TIMEOUT     seconds per guest (default 3600)
 #   BENCH_WARM_MB     guest RAM the first step touches before timing, so
@@ -45,6 +50,7 @@ BENCH_ALIGN=${BENCH_ALIGN:-16}
 BENCH_ALLOCATORS=${BENCH_ALLOCATORS:-dma_pool,page_carve,chainpool,chainpool_1page,chainpool_bulk,memset_floor}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_BOOTS=${BENCH_BOOTS:-1}
+BENCH_BASE=${BENCH_BASE:-}
 BENCH_SETUPS=${BENCH_SETUPS:-plain iommu}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-3600}
 BENCH_OUT=${BENCH_OUT:-$top/build/bench}
@@ -54,14 +60,37 @@ BENCH_WARM_MB=${BENCH_WARM_MB:-1536}
 mkdir -p "$BENCH_OUT"
 BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
 
-# One guest step per N: insmod, measure every allocator, rmmod.
-steps=""
-warm=$BENCH_WARM_MB
-for n in $BENCH_N; do
-	steps="${steps}cp_bench n=$n size=$BENCH_SIZE align=$BENCH_ALIGN allocators=$BENCH_ALLOCATORS repeat=$BENCH_REPEAT warm_mb=$warm
-"
-	warm=0
-done
+# One guest step per N: insmod, measure every allocator, rmmod; with
+# BENCH_BASE, the base revision's step beside it.
+steps() { # BOOT
+	local n warm=$BENCH_WARM_MB this base
+	for n in $BENCH_N; do
+		this="cp_bench n=$n size=$BENCH_SIZE align=$BENCH_ALIGN allocators=$BENCH_ALLOCATORS repeat=$BENCH_REPEAT"
+		base="cp_bench_base n=$n size=$BENCH_SIZE align=$BENCH_ALIGN allocators=chainpool_bulk repeat=$BENCH_REPEAT"
+		if [ -z "$BENCH_BASE" ]; then
+			echo "$this warm_mb=$warm"
+		elif [ $(($1 % 2)) = 1 ]; then
+			printf '%s\n' "$this warm_mb=$warm" "$base warm_mb=0"
+		else
+			printf '%s\n' "$base warm_mb=$warm" "$this warm_mb=0"
+		fi
+		warm=0
+	done
+}
+
+modules=cp_bench
+checked=$BENCH_ALLOCATORS
+if [ -n "$BENCH_BASE" ]; then
+	# Its own sources, its module renamed so that both load in one guest.
+	export BENCH_BASE_SRC=$BENCH_OUT/base-src
+	rm -rf "$BENCH_BASE_SRC"
+	mkdir -p "$BENCH_BASE_SRC"
+	git -C "$top" archive "$BENCH_BASE" bench src tests/lib | tar -x -C "$BENCH_BASE_SRC"
+	sed -i 's/\<cp_bench\>/cp_bench_base/g' "$BENCH_BASE_SRC/bench/kernel/Kbuild"
+	modules="cp_bench cp_bench_base"
+	checked=$checked,chainpool_bulk@base
+	echo "bench: chainpool_bulk@base from $BENCH_BASE ($(git -C "$top" log -1 --format=%s "$BENCH_BASE"))"
+fi
 
 # The harness' own work dir under BENCH_OUT (BUILD_ROOT), the kernels from
 # the shared cache: a concurrent `make vmtest` keeps its logs.
@@ -75,9 +104,9 @@ for boot in $(seq 1 "$BENCH_BOOTS"); do
 	BUILD_ROOT=$BENCH_OUT VM_DIR=$vm \
 		KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
 		KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
-		VMTEST_STEPS=$steps VMTEST_TIMEOUT=$BENCH_TIMEOUT \
+		VMTEST_STEPS=$(steps "$boot") VMTEST_TIMEOUT=$BENCH_TIMEOUT \
 		VMTEST_MEM=${VMTEST_MEM:-2G} \
-		BUILD_MODULES=cp_bench BUILD_MODULES_CMD=$top/scripts/build-modules.sh \
+		BUILD_MODULES=$modules BUILD_MODULES_CMD=$top/scripts/build-modules.sh \
 		tests/vm/run.sh || rc=$?
 done
 echo "bench: guests done in $((SECONDS - t0))s (harness exit $rc)"
@@ -101,7 +130,7 @@ done
 python3 bench/results.py collect -o "$BENCH_OUT/results.json" $logs
 python3 scripts/docs.py stamp --kind bench \
 	--guests "QEMU TCG guests, q35, 1 vCPU, ${VMTEST_MEM:-2G} of RAM" \
-	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, BENCH_BOOTS=$BENCH_BOOTS, size $BENCH_SIZE" \
+	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, BENCH_BOOTS=$BENCH_BOOTS${BENCH_BASE:+, BENCH_BASE}, size $BENCH_SIZE" \
 	--seconds "$SECONDS" "$BENCH_OUT/results.json"
 python3 bench/results.py table "$BENCH_OUT/results.json" | tee "$BENCH_OUT/table.txt"
 python3 bench/results.py table --markdown "$BENCH_OUT/results.json" > "$BENCH_OUT/table.md"
@@ -109,7 +138,7 @@ if [ "$BENCH_PLOT" = 1 ]; then
 	python3 bench/results.py plot --out "$BENCH_OUT/scaling.png" "$BENCH_OUT/results.json"
 	echo "bench: plot $BENCH_OUT/scaling.png"
 fi
-python3 bench/results.py check --n "$BENCH_N" --allocators "$BENCH_ALLOCATORS" \
+python3 bench/results.py check --n "$BENCH_N" --allocators "$checked" \
 	"$BENCH_OUT/results.json" || rc=1
 echo "bench: results $BENCH_OUT/results.json, table $BENCH_OUT/table.txt ($((SECONDS - t0))s)"
 exit $rc

@@ -11,6 +11,7 @@
 #   mpt3sas         from BUILD_SRC/build/tree, as DKMS does (build-module.sh)
 #   chainpool_test  tests/kmod/, the in-kernel tests
 #   cp_bench        bench/kernel/, the benchmark
+#   cp_bench_base   the same from BENCH_BASE_SRC (make bench BENCH_BASE=)
 # The last two link their own objects of the allocator: their folder's
 # Kbuild and sources, src/chainpool/*.[ch] and chainpool.mk,
 # tests/lib/*.[ch] and, if the Kbuild links cp_dmapool.o,
@@ -37,8 +38,10 @@ src=$(cd "${BUILD_SRC:-$top}" && pwd)
 obj=${BUILD_OBJ:-$top/build/modules-obj/$series}
 werror=${BUILD_WERROR-1}
 
-# extmod MODDIR: one module with its own allocator objects, into OUTDIR
+# extmod MODDIR NAME [SRC]: one module with its own allocator objects,
+# into OUTDIR
 extmod() {
+	local src=${3:-$src}
 	local moddir=$src/$1 dir=$obj/$2
 
 	rm -rf "$dir"
@@ -65,6 +68,7 @@ for m in ${BUILD_MODULES:-mpt3sas chainpool_test}; do
 		cp "$ko" "$out/" ;;
 	chainpool_test) extmod tests/kmod "$m" ;;
 	cp_bench) extmod bench/kernel "$m" ;;
+	cp_bench_base) extmod bench/kernel "$m" "$BENCH_BASE_SRC" ;;
 	*) echo "build-modules.sh: no module $m" >&2; exit 2 ;;
 	esac
 done

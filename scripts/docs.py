@@ -21,10 +21,8 @@ the tables from the committed ones.
   docs.py render [--check]
       Rewrite every block of README.md and docs/*.md that lies between
       "<!-- results:BLOCK -->" and "<!-- /results -->" from
-      docs/results/; the chainpool_bulk block puts each kernel's row of
-      bench-before.json (the same run on an earlier chainpool), where it
-      lies beside bench.json, beside bench.json's.  --check writes nothing and exits 1
-      if a block is not what render would write.
+      docs/results/.  --check writes nothing and exits 1 if a block is
+      not what render would write.
   docs.py show BLOCK RESULTS.json
       Print one block rendered from RESULTS.json (the suites' check).
 
@@ -241,11 +239,11 @@ def render_bench(data):
                         "coherent allocations", "metadata KiB"], rows)
 
 
-def bulk_row(data, series, iommu, label):
-    """chainpool_bulk's ratios and times in one guest of DATA, or None."""
+def bulk_row(data, series, iommu, alloc, label):
+    """ALLOC's ratios and times in one guest of DATA, or None."""
     by, _, ns = bench_index(data)
     get = lambda a: by.get((series, iommu, a, headline_n(ns)), {})
-    bulk = get("chainpool_bulk")
+    bulk = get(alloc)
     if not bulk:
         return None
     pc, dp, fl = get("page_carve"), get("dma_pool"), get("memset_floor")
@@ -257,36 +255,33 @@ def bulk_row(data, series, iommu, label):
         ms(c), ms(slabs), ms(None if slabs is None else c - slabs), ms(d)]
 
 
-def render_bench_bulk(data, path):
-    """chainpool_bulk against the others; beside each kernel's row the
-    same run on an earlier chainpool, where bench-before.json lies beside
-    PATH."""
-    before_path = os.path.join(os.path.dirname(path), "bench-before.json")
-    before = None
-    if os.path.exists(before_path):
-        with open(before_path) as f:
-            before = json.load(f)
+def render_bench_bulk(data):
+    """chainpool_bulk against the others; where the run timed a base
+    revision's too (make bench BENCH_BASE=), its row above each kernel's."""
     _, groups, ns = bench_index(data)
+    base = any(r["allocator"] == "chainpool_bulk@base"
+               for r in data["records"])
     rows = []
     for series, iommu in groups:
-        for d, label in ((before, "before"), (data, "after")):
-            row = d and bulk_row(d, series, iommu, before and label)
+        for alloc, label in ((("chainpool_bulk@base", "base"),
+                              ("chainpool_bulk", "this")) if base else
+                             (("chainpool_bulk", None),)):
+            row = bulk_row(data, series, iommu, alloc, label)
             if row:
                 rows.append(row)
-    out = [stamp_line(before, rel(before_path), "bench"), ""] if before else []
-    out += [f"`chainpool_bulk`, the driver's path, at {headline_n(ns):,} "
-            "blocks: the other allocator's time over its own, then its "
-            "create and its slabs (`dma_alloc_coherent()`) over "
-            "`memset_floor`'s create; create is the slabs and the carve "
-            "(handing the blocks out)."
-            + (f"  Rows before: `{rel(before_path)}`; after: "
-               f"`{rel(path)}`." if before else ""), ""]
-    head = ["kernel", "setup"] + (["chainpool"] if before else []) + [
+    out = [f"`chainpool_bulk`, the driver's path, at {headline_n(ns):,} "
+           "blocks: the other allocator's time over its own, then its "
+           "create and its slabs (`dma_alloc_coherent()`) over "
+           "`memset_floor`'s create; create is the slabs and the carve "
+           "(handing the blocks out)."
+           + ("  base: the base revision's, timed in the same guests "
+              "against the same times of the others." if base else ""), ""]
+    head = ["kernel", "setup"] + (["chainpool"] if base else []) + [
         "page_carve create / bulk", "page_carve destroy / bulk",
         "dma_pool create / bulk", "dma_pool destroy / bulk",
         "bulk create / floor", "slabs / floor", "create ms", "slabs ms",
         "carve ms", "destroy ms"]
-    return out + table(head, rows, left=3 if before else 2)
+    return out + table(head, rows, left=3 if base else 2)
 
 
 # --- hbatest: the driver on the emulated SAS3008 (and SAS2308) -------------
@@ -502,7 +497,7 @@ def render_block(name, path):
                 f"from `{RUNS[kind]}` (then `make docs-results`)."]
     with open(path) as f:
         data = json.load(f)
-    body = fn(data, path) if name == "bench-bulk" else fn(data)
+    body = fn(data)
     return [stamp_line(data, rel(path), kind), ""] + body
 
 
