@@ -81,6 +81,8 @@ steps() { # BOOT
 modules=cp_bench
 checked=$BENCH_ALLOCATORS
 if [ -n "$BENCH_BASE" ]; then
+	git -C "$top" rev-parse -q --verify "$BENCH_BASE^{commit}" >/dev/null ||
+		{ echo "bench: BENCH_BASE=$BENCH_BASE is no revision of this repository" >&2; exit 2; }
 	# Its own sources, its module renamed so that both load in one guest.
 	export BENCH_BASE_SRC=$BENCH_OUT/base-src
 	rm -rf "$BENCH_BASE_SRC"
