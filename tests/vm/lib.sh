@@ -43,9 +43,11 @@ decompress_ko() {
 # vm_vmlinux BZIMAGE OUT: unpack the ELF vmlinux from a bzImage (boot protocol
 # payload_offset/payload_length).  QEMU boots it through its PVH entry
 # (CONFIG_PVH), which under TCG is about twice as fast as letting the kernel
-# decompress itself.  Returns non-zero if that is not possible.
+# decompress itself.  Returns non-zero if that is not possible.  OUT lies
+# beside the bzImage, so all suites boot one copy; suites that run at once
+# each write their own temporary file.
 vm_vmlinux() {
-	local bz=$1 out=$2 sects start off len magic
+	local bz=$1 out=$2 tmp=$2.tmp.$BASHPID sects start off len magic
 	[ "$out" -nt "$bz" ] && return 0
 	u() { od -An -t"u$2" -j "$1" -N "$2" "$bz" | tr -d ' '; }
 	sects=$(u $((0x1f1)) 1)
@@ -57,13 +59,16 @@ vm_vmlinux() {
 	# the payload ends with its uncompressed size (4 bytes)
 	payload() { tail -c +$((start + off + 1)) "$bz" | head -c $((len - 4)); }
 	case $magic in
-	fd377a58) payload | xz -dc > "$out.tmp" ;;
-	28b52ffd) payload | zstd -qdc > "$out.tmp" ;;
-	1f8b*)    payload | gzip -dc > "$out.tmp" ;;
+	fd377a58) payload | xz -dc > "$tmp" ;;
+	28b52ffd) payload | zstd -qdc > "$tmp" ;;
+	1f8b*)    payload | gzip -dc > "$tmp" ;;
 	*) return 1 ;;
-	esac || return 1
-	[ "$(od -An -c -j 1 -N 3 "$out.tmp" | tr -d ' ')" = ELF ] || return 1
-	mv "$out.tmp" "$out"
+	esac || { rm -f "$tmp"; return 1; }
+	if [ "$(od -An -c -j 1 -N 3 "$tmp" | tr -d ' ')" != ELF ]; then
+		rm -f "$tmp"
+		return 1
+	fi
+	mv "$tmp" "$out"
 }
 
 # vm_deps KO MODDIR_OUT: print the files (in load order) that must be
@@ -187,6 +192,7 @@ vm_initramfs() {
 		cp "$mods/$mod.ko" "$st/lib/vmtest/$mod.ko"
 	done
 	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$initrd"
+	rm -rf "$st"
 }
 
 # vm_boot SERIES SETUP INITRD LOG: run the guest; returns qemu's/timeout's rc.

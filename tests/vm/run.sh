@@ -159,8 +159,8 @@ for series in $KERNELS; do
 	. "$(series_env "$series")"
 	VM_KERNEL=$VMLINUZ
 	if grep -qx 'CONFIG_PVH=y' "$MODDIR/lib/modules/$KVER/config" "$MODDIR/boot/config-$KVER" 2>/dev/null &&
-	   vm_vmlinux "$VMLINUZ" "$VM_DIR/$series/vmlinux"; then
-		VM_KERNEL=$VM_DIR/$series/vmlinux
+	   vm_vmlinux "$VMLINUZ" "$VMLINUZ.elf"; then
+		VM_KERNEL=$VMLINUZ.elf
 	else
 		log "$series: booting the bzImage (no PVH vmlinux)"
 	fi
@@ -202,6 +202,8 @@ for series in $KERNELS; do
 		fi
 		row "$series" "$setup" "$KTAP_OK" "$KTAP_NOTOK" "$KTAP_SKIP" "$secs" "$VERDICT" "$REASON"
 	done
+	# the logs stay; every run makes the initramfs anew
+	rm -rf "$VM_DIR/$series/initrd.cpio" "$VM_DIR/$series/modules"
 done
 
 wait	# background fetches of series that failed early
