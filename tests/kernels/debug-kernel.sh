@@ -100,6 +100,10 @@ cp "$OBJ/.config" "$ROOT/boot/config-$KVER"
 cp "$OBJ/arch/x86/boot/bzImage" "$ROOT/boot/vmlinuz-$KVER"
 echo "$((SECONDS - t0))" > "$SDIR/build-seconds"
 
+# A rebuild unpacks the source again.
+rm -rf "$SDIR/debs" "$SRC/.cp-version"
+prune_source "$SRC"
+
 echo "$SRC_PKG=$SRC_VER" > "$SDIR/versions"
 cat > "$SDIR/env.new" <<ENV
 SERIES='$SERIES'

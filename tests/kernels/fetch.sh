@@ -22,7 +22,8 @@
 #
 # Package versions used are recorded in build/kernels/<SERIES>/versions.
 # A second run only prints the cached env; KERNEL_FETCH_REFRESH=1 re-resolves
-# the newest versions (downloads are kept in build/kernels/<SERIES>/debs).
+# the newest versions.  Only what the tests use is kept: no package file, and
+# of the kernel's modules those the guests load.
 
 set -eu
 LOG_TAG=fetch
@@ -176,6 +177,15 @@ done
 rm -rf "$ROOT"
 mv "$ROOT.new" "$ROOT"
 depmod -b "$ROOT" "$KVER" || die "$SERIES: depmod failed"
+# The guests load no module of the kernel's but mpt3sas, sd_mod and loop,
+# and what they need (tests/vm/lib.sh, tests/hba/run.sh): the rest, most
+# of the unpacked size, goes.
+modprobe -d "$ROOT" -S "$KVER" --show-depends -a mpt3sas sd_mod loop 2>/dev/null |
+	awk '/^insmod/ {print $2}' | LC_ALL=C sort -u > "$SDIR/keep"
+find "$ROOT/lib/modules/$KVER/kernel" -name '*.ko*' | LC_ALL=C sort |
+	comm -23 - "$SDIR/keep" | xargs -r rm -f
+rm -f "$SDIR/keep"
+depmod -b "$ROOT" "$KVER" || die "$SERIES: depmod failed"
 
 VMLINUZ=""
 for f in "$ROOT/boot/vmlinuz-$KVER" "$ROOT/lib/modules/$KVER/vmlinuz.unsigned" \
@@ -256,16 +266,13 @@ else
 	log "$SERIES: make modules_prepare (config changes vs. the image: $SDIR/config.diff)"
 	KMK LOCALVERSION="$LOCALVER" -j"$(nproc)" modules_prepare >&2
 	cp "$HDIR/Module.symvers" "$SRC/Module.symvers"
+	prune_source "$SRC"
 	KDIR=$SRC
 	KMAKEFLAGS="CC=$HOST_CC"
 fi
 
 mv "$SDIR/versions.new" "$SDIR/versions"
-# drop downloads of versions no longer used
-for deb in "$SDIR"/debs/*.deb; do
-	pv=$(basename "$deb" | awk -F_ '{print $1 "=" $2}')
-	grep -qxF "$pv" "$SDIR/versions" || rm -f "$deb"
-done
+rm -rf "$SDIR/debs"
 cat > "$SDIR/env.new" <<EOF
 SERIES='$SERIES'
 KVER='$KVER'
