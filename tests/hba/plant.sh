@@ -43,6 +43,8 @@ hba_plant() {
 	grep -E "^# $plant_re plain $round: .*(FAIL|ok 1 )" "$work/run.log" || true
 	ktap_test_result "$name planted: the suite goes red with '$cause' (rc $rc, $work/run.log)" \
 		hba_went_red "$work/run.log" "$cause" "$rc" "$round"
+	# the logs stay
+	rm -rf "$work/tree" "$work/obj" "$work/modules"
 }
 
 # hba_went_red LOG CAUSE RC ROUND: the run failed, after a good insmod, with CAUSE
