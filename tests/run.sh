@@ -121,6 +121,9 @@ mkdir -p "$logdir"
 checks=${CHECKS:-$all_checks}
 failed_names=
 
+# free_disk: the space left where the suites write, as df gives it
+free_disk() { df -h --output=avail "$logdir" | tail -n 1 | tr -d ' '; }
+
 # run NAME: one suite, one KTAP result
 run() {
 	local name=$1 log=$logdir/$1.log start rc secs oks notoks
@@ -133,7 +136,7 @@ run() {
 	# the suite's own results: top-level KTAP lines, not nested ones
 	oks=$(grep -cE '^ok [0-9]+' "$log")
 	notoks=$(grep -cE '^not ok [0-9]+' "$log")
-	ktap_print_msg "$name: $oks ok, $notoks not ok, exit $rc, ${secs}s"
+	ktap_print_msg "$name: $oks ok, $notoks not ok, exit $rc, ${secs}s, $(free_disk) free"
 	if [ $rc -eq 0 ] && [ "$notoks" -eq 0 ]; then
 		ktap_test_pass "$name"
 	else
@@ -153,6 +156,7 @@ tests/host-unchanged.sh save "$logdir/host-state" >/dev/null ||
 : >"$logdir/times"
 ktap_print_header
 ktap_set_plan "$(wc -w <<<"$checks")"
+ktap_print_msg "$(free_disk) free in $logdir"
 for c in $checks; do
 	if [ -n "${suite_file[$c]:-}" ]; then
 		run "$c"
