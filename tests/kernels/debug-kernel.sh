@@ -24,7 +24,7 @@ FRAGMENT=$KLIB_DIR/debug.config
 SRC_PKG=linux-source-6.1
 JOBS=${DEBUG_KERNEL_JOBS:-$(nproc)}
 
-mkdir -p "$SDIR/debs"
+mkdir -p "$SDIR"
 exec 9>"$SDIR/.lock"
 flock 9
 
@@ -48,7 +48,8 @@ SRC_VER=$(kapt_version "$SRC_PKG")
 deb=$(compgen -G "$SDIR/debs/${SRC_PKG}_${SRC_VER}_*.deb" | head -n1 || true)
 if [ -z "$deb" ]; then
 	log "downloading $SRC_PKG $SRC_VER"
-	rm -f "$SDIR"/debs/*.deb
+	rm -rf "$SDIR/debs"
+	mkdir -p "$SDIR/debs"
 	(cd "$SDIR/debs" && kapt apt-get download -qq "$SRC_PKG=$SRC_VER" >&2) ||
 		die "download of $SRC_PKG=$SRC_VER failed"
 	deb=$(compgen -G "$SDIR/debs/${SRC_PKG}_${SRC_VER}_*.deb" | head -n1)
@@ -103,6 +104,7 @@ echo "$((SECONDS - t0))" > "$SDIR/build-seconds"
 # A rebuild unpacks the source again.
 rm -rf "$SDIR/debs" "$SRC/.cp-version"
 prune_source "$SRC"
+prune_source "$OBJ"
 
 echo "$SRC_PKG=$SRC_VER" > "$SDIR/versions"
 cat > "$SDIR/env.new" <<ENV

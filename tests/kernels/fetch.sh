@@ -91,12 +91,12 @@ debian) ;;
 esac
 SUITES=$(series_suites "$SERIES")
 ABI_RE=$(series_abi_regex "$SERIES")
-mkdir -p "$SDIR/debs"
 
 if [ "${KERNEL_FETCH_REFRESH:-0}" != 1 ] && [ -s "$SDIR/env" ]; then
 	cat "$SDIR/env"
 	exit 0
 fi
+mkdir -p "$SDIR/debs"
 
 need_cmds apt-get apt-cache dpkg-deb depmod modprobe flock make tar xz "$HOST_CC"
 [ "$(dpkg --print-architecture)" = amd64 ] || die "only amd64 hosts are supported"

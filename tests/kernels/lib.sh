@@ -105,14 +105,15 @@ series_abi_regex() {
 # series_env SERIES: path of the env file written by fetch.sh.
 series_env() { echo "$KERNELS_DIR/$1/env"; }
 
-# prune_source SRC: keep of a built kernel tree what out-of-tree modules
-# build against, its headers and scripts.  The kernel's own sources, other
-# architectures and the drivers' private headers, most of the tree, go.
+# prune_source DIR: keep of a built kernel's source or object tree what
+# out-of-tree modules build against, its headers and scripts.  The kernel's
+# own sources and objects, other architectures and the drivers' private
+# headers, most of the tree, go.
 prune_source() {
-	rm -rf "$1/Documentation"
+	rm -rf "$1/Documentation" "$1"/vmlinux* "$1"/.tmp_vmlinux*
 	find "$1/arch" -mindepth 1 -maxdepth 1 ! -name x86 -exec rm -rf {} +
 	find "$1" \( -path "$1/scripts" -o -path "$1/tools" \) -prune -o \
-		\( -name '*.[cS]' -o -path "$1/drivers/*.h" -o -path "$1/fs/*.h" \
-		   -o -path "$1/net/*.h" -o -path "$1/sound/*.h" \) -type f -print0 |
-		xargs -0r rm -f
+		\( -name '*.[cSoa]' -o -name '*.ko' -o -name '*.bin' -o -name '.*.cmd' \
+		   -o -path "$1/drivers/*.h" -o -path "$1/fs/*.h" -o -path "$1/net/*.h" \
+		   -o -path "$1/sound/*.h" \) -type f -print0 | xargs -0r rm -f
 }
