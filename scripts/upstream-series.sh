@@ -11,6 +11,13 @@
 # commit of upstream-commits.  The patches that upstream-held names stay
 # out of the series, and the cover letter says why.
 #
+# A patch file's header may name its author ("From: Name <mail>": a fix
+# posted by someone else, which goes out under their name with an in-body
+# From: line) and say how its bug was found ("Found: ..."); without that
+# line the cover letter takes the message's paragraph that begins with
+# "Found", up to its first colon.  A fix whose header and message say
+# neither is refused.
+#
 #   upstream-series.sh write UPSTREAM_DIR OUTDIR   write the series, check it
 #   upstream-series.sh check UPSTREAM_DIR OUTDIR   check a written series
 #
@@ -69,9 +76,10 @@ pristine_repo() {
 		git -C "$repo" commit -q -m "mpt3sas: the pinned driver, $(lock_get driver_version)"
 }
 
-# The 03xx patches of the series, in order
+# The 03xx patches of the series, in order; a letter after the number
+# (0300a) puts a patch between two others
 upstream_fixes() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" | grep '^03[0-9][0-9]-' || true
+	grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" | grep '^03[0-9][0-9][a-z]\{0,1\}-' || true
 }
 
 # held_reason PATCH: why upstream-held holds PATCH out; fails if it does not
@@ -104,6 +112,30 @@ message_of() {
 
 diff_of() {
 	sed '1,/^---$/d' "$1"
+}
+
+# header_of PATCH FIELD: the value of FIELD in the patch file's header
+header_of() {
+	sed -n "1,/^\$/s/^$2: *//p" "$1" | head -n 1
+}
+
+# author_of PATCH: "Name <mail>" of the header's From:, if it has a mail
+author_of() {
+	header_of "$1" From | grep -E '^[^<>]+ <[^<>@ ]+@[^<>@ ]+>$' || true
+}
+
+# found_of PATCH: how the patch's bug was found, on one line: the header's
+# Found:, else the message's paragraph that begins with "Found", up to its
+# first colon; fails if neither says
+found_of() {
+	local found
+
+	found=$(header_of "$1" Found)
+	[ -n "$found" ] || found=$(message_of "$1" | awk '
+		/^Found / && !p { p = 1 }
+		p && /^$/ { exit }
+		p { printf "%s%s", sep, $0; sep = " " }' | sed 's/^Found //; s/: .*//; s/[.:]$//')
+	[ -n "$found" ] && echo "$found"
 }
 
 # author: "Name <mail>" of the patches
@@ -181,28 +213,48 @@ allowed() {
 # cover_letter REPO N FILE FINDINGS: fill in git's cover letter FILE for
 # the last N commits of REPO, FINDINGS being checkpatch's on the series
 cover_letter() {
-	local repo=$1 n=$2 file=$3 findings=$4 i=0 c p t held=0 kinds
+	local repo=$1 n=$2 file=$3 findings=$4 i=0 c p t held=0 kinds signed
+	local -a names
 
+	mapfile -t names < <(fixes)
 	{
 		cat <<EOF
-These patches fix bugs of the mpt3sas driver that were found by running
-it against an emulated SAS3008 controller (a QEMU device model, not real
-hardware) that can report unusual IOC Facts, answer requests wrongly or
-fault, and with fault injection in the driver's DMA allocations.  Each
-patch says how its bug was reproduced there.
+These patches fix bugs of the mpt3sas driver.  Most were found by
+running it against an emulated SAS3008 controller, a QEMU device model
+written for testing and not real hardware, that can report unusual IOC
+Facts, answer requests wrongly or fault, and with fault injection in
+the driver's DMA allocations.  Below each patch, how its bug was found;
+each patch says how it was reproduced on the emulated controller.
 
 EOF
 		for c in $(git -C "$repo" rev-list --reverse "HEAD~$n..HEAD"); do
 			i=$((i + 1))
 			printf '%d/%d %s\n' "$i" "$n" "$(git -C "$repo" log -1 --format=%s "$c")"
+			[ "$(git -C "$repo" log -1 --format=%ae "$c")" = "$submitter" ] ||
+				git -C "$repo" log -1 --format='    by %an <%ae>' "$c"
+			found_of "$patches/${names[i - 1]}" | fold -s -w 64 |
+				sed 's/ *$//; 1s/^/    found: /; 2,$s/^/      /'
 			git -C "$repo" log -1 --format=%B "$c" |
 				grep -E '^(Fixes|Link|Cc): ' | sed 's/^/    /' || true
 		done
-		cat <<EOF
+		signed=$(for c in $(git -C "$repo" rev-list --reverse "HEAD~$n..HEAD"); do
+			git -C "$repo" log -1 --format=%B "$c" | grep -q '^Signed-off-by: ' &&
+				git -C "$repo" log -1 --format=%an "$c"
+		done | sort -u | paste -sd, - | sed 's/,/, /g')
+		if [ -z "$signed" ]; then
+			cat <<EOF
 
 None of the patches carries a Signed-off-by: line: the sign-off is the
 submitter's to add, certifying the Developer's Certificate of Origin.
 EOF
+		else
+			cat <<EOF
+
+None of the patches carries the submitter's Signed-off-by: line, which
+is theirs to add, certifying the Developer's Certificate of Origin; a
+patch posted before by another author keeps that author's ($signed).
+EOF
+		fi
 		kinds=$(cut -d' ' -f1 "$findings" | grep -vx MISSING_SIGN_OFF | sort | uniq -c || true)
 		if [ -z "$kinds" ]; then
 			echo "checkpatch --strict reports nothing else."
@@ -249,7 +301,7 @@ patches_in() {
 }
 
 cmd_write() {
-	local upstream=$1 out=$2 tmp=$scratch/write repo p n=0 who name mail
+	local upstream=$1 out=$2 tmp=$scratch/write repo p n=0 who name mail by
 	local -a series
 
 	mkdir -p "$tmp"
@@ -261,6 +313,8 @@ cmd_write() {
 	mail=${mail%>*}
 	while read -r p; do
 		[ -f "$patches/$p" ] || die "series names $p, which is missing"
+		found_of "$patches/$p" >/dev/null ||
+			die "$p says not how its bug was found: no Found: in its header, no paragraph of its message that begins with \"Found\""
 		diff_of "$patches/$p" >"$tmp/diff"
 		if ! patch -d "$repo/${drvdir%/*}" -p1 --fuzz=0 --forward --batch \
 				--no-backup-if-mismatch -r - <"$tmp/diff" >"$tmp/patch.out" 2>&1; then
@@ -269,7 +323,9 @@ cmd_write() {
 		fi
 		{ subject_of "$patches/$p"; echo; message_of "$patches/$p"; } >"$tmp/msg"
 		git -C "$repo" add -A
-		GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$mail \
+		by=$(author_of "$patches/$p")
+		by=${by:-$who}
+		GIT_AUTHOR_NAME=${by% <*} GIT_AUTHOR_EMAIL=$(sed 's/.*<//; s/>.*//' <<<"$by") \
 			GIT_AUTHOR_DATE=$(date_of "$patches/$p") GIT_COMMITTER_DATE=$(date_of "$patches/$p") \
 			git -C "$repo" commit -q --cleanup=whitespace -F "$tmp/msg"
 		n=$((n + 1))
@@ -279,12 +335,14 @@ cmd_write() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	out=$(cd "$out" && pwd)
-	# The cover letter is the author's too.
+	# The cover letter is the submitter's too, who sends every patch: one
+	# of another author's gets an in-body From: line.
 	GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$mail \
-		git -C "$repo" format-patch -q --cover-letter --no-signature -o "$out" "HEAD~$n"
+		git -C "$repo" format-patch -q --cover-letter --no-signature \
+		--from="$name <$mail>" -o "$out" "HEAD~$n"
 	mapfile -t series < <(patches_in "$out")
 	findings "$upstream" "$tmp" "${series[@]}" >"$tmp/findings"
-	cover_letter "$repo" "$n" "$out/0000-cover-letter.patch" "$tmp/findings"
+	submitter=$mail cover_letter "$repo" "$n" "$out/0000-cover-letter.patch" "$tmp/findings"
 	echo "upstream-series: $n patches and a cover letter in $out"
 	cmd_check "$upstream" "$out"
 }

@@ -3,11 +3,14 @@
 #
 # make upstream-series writes our upstream fixes, but those held, as a
 # series that git am applies to the pristine driver and checkpatch --strict
-# passes, with a cover letter naming the held ones.  Then its check must go
-# red on each fault planted in a scratch copy: a hunk that no longer
-# applies, a trailing blank checkpatch reports, a Fixes: title that
-# upstream-commits does not hold, and one of our fixes that misses the
-# pristine driver.
+# passes, with a cover letter naming the held ones and saying how each
+# bug was found; a fix posted by another author goes out under their name.
+# Then its check must go red on each fault planted in a scratch copy: a
+# hunk that no longer applies, a trailing blank checkpatch reports, a
+# Fixes: title that upstream-commits does not hold, one of our fixes that
+# misses the pristine driver, and one that says not how its bug was found;
+# and the checks of the author and of the cover letter on a series written
+# without the author, or a cover letter without one of its found: lines.
 
 set -eu
 
@@ -23,7 +26,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 [ -f "$upstream/scripts/checkpatch.pl" ] ||
 	ktap_exit_fail_msg "no checkpatch in $upstream/scripts: run make upstream"
-ktap_set_plan 7
+ktap_set_plan 12
 
 # red DESC PATTERN CMD...: CMD must fail, and say PATTERN
 red() {
@@ -65,8 +68,10 @@ else
 fi
 
 patches=$top/src/mpt3sas/patches
-fixes=$(grep -c '^03[0-9][0-9]-' "$patches/series")
-held=$(grep -c '^03[0-9][0-9]-' "$patches/upstream-held" || true)
+# an upstream fix's file name: 03, two digits, maybe a letter (0300a)
+fix_re='^03[0-9][0-9][a-z]\{0,1\}-'
+fixes=$(grep -c "$fix_re" "$patches/series")
+held=$(grep -c "$fix_re" "$patches/upstream-held" || true)
 written=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' | wc -l)
 ktap_test_result "the series has the $fixes fixes but the $held held: $written patches" \
 	[ "$written" = $((fixes - held)) ]
@@ -82,9 +87,39 @@ cover_names_held() {
 	while read -r p _; do
 		subject=$(sed -n 's/^Subject: \[[^]]*\] //p' "$patches/$p")
 		grep -qF "\"$subject\"" "$out/0000-cover-letter.patch" || return 1
-	done < <(grep '^03[0-9][0-9]-' "$patches/upstream-held")
+	done < <(grep "$fix_re" "$patches/upstream-held")
 }
 ktap_test_result "the cover letter names each held fix" cover_names_held
+
+# authors_kept PATCHES OUT: each fix of PATCHES whose header names its
+# author ("From: Name <mail>") is in OUT with that in-body From: line; the
+# series in OUT has the fixes not held, in order
+authors_kept() {
+	local p by i=0 n=0
+	local -a written
+
+	mapfile -t written < <(find "$2" -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' | sort)
+	while read -r p; do
+		grep -q "^$p\([[:space:]]\|$\)" "$1/upstream-held" 2>/dev/null && continue
+		i=$((i + 1))
+		by=$(sed -n '1,/^$/s/^From: *\(.* <.*@.*>\)$/\1/p' "$1/$p")
+		[ -n "$by" ] || continue
+		[ -f "${written[i - 1]:-}" ] && grep -qxF "From: $by" "${written[i - 1]}" ||
+			{ echo "# $p: not from $by in $2"; return 1; }
+		n=$((n + 1))
+	done < <(grep "$fix_re" "$1/series")
+	echo "# $n fixes of another author"
+}
+ktap_test_result "a fix posted by another author goes out under that author's name" \
+	authors_kept "$patches" "$out"
+
+# cover_says_found COVER N: COVER says how each of N patches' bugs was found
+cover_says_found() {
+	[ "$(grep -c '^    found: ' "$1")" = "$2" ]
+}
+ktap_test_result "the cover letter says how each of the $written patches' bugs was found" \
+	cover_says_found "$out/0000-cover-letter.patch" "$written"
 
 cp -r "$out" "$scratch/hunk"
 first=$(find "$scratch/hunk" -name '0001-*.patch')
@@ -108,9 +143,52 @@ red "a Fixes: title that upstream-commits does not hold fails" "Fixes: tags that
 	"$gen" check "$upstream" "$scratch/fixes"
 
 cp -r "$patches" "$scratch/patches"
-first=$scratch/patches/$(grep -m1 '^03[0-9][0-9]-' "$patches/series")
+first=$scratch/patches/$(grep -m1 "$fix_re" "$patches/series")
 cp "$first" "$scratch/orig"
 plant "$mangle_context" "$first"
 red "a fix that misses the pristine driver is refused" "does not apply to the pristine driver" \
 	env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written"
+
+rm -rf "$scratch/patches"
+cp -r "$patches" "$scratch/patches"
+first=$scratch/patches/$(grep -m1 "$fix_re" "$patches/series")
+cp "$first" "$scratch/orig"
+plant '/^Found:/ && !body { next } /^$/ { body = 1 } /^Found / { sub(/^Found /, "Seen ") } { print }' "$first"
+red "a fix that says not how its bug was found is refused" "says not how its bug was found" \
+	env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written"
+
+# the first fix of another author, written as ours (without the author's
+# sign-off too, which checkpatch would miss)
+rm -rf "$scratch/patches"
+cp -r "$patches" "$scratch/patches"
+other=$(grep "$fix_re" "$patches/series" | while read -r p; do
+	sed -n '1,/^$/p' "$patches/$p" | grep -q '^From: .* <.*@.*>$' && { echo "$p"; break; }
+done)
+if [ -z "$other" ]; then
+	ktap_test_skip "no fix of another author to plant into"
+else
+	cp "$scratch/patches/$other" "$scratch/orig"
+	plant 'NR == 1 && /^From: / { $0 = "From: mpt3sas-chainpool maintainers" }
+		/^Signed-off-by: / { next } { print }' \
+		"$scratch/patches/$other"
+	if env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written" >"$scratch/w.out" 2>&1; then
+		if authors_kept "$patches" "$scratch/written" >"$scratch/red.out"; then
+			ktap_test_fail "a fix of another author written as ours fails the author check: it passed"
+		else
+			sed 's/^/# | /' "$scratch/red.out"
+			ktap_test_pass "a fix of another author written as ours fails the author check"
+		fi
+	else
+		sed 's/^/# | /' "$scratch/w.out"
+		ktap_test_fail "a fix of another author written as ours fails the author check: no series written"
+	fi
+fi
+
+awk '/^    found: / && !done { done = 1; skip = 1; next }
+	skip && /^      / { next } { skip = 0; print }' "$out/0000-cover-letter.patch" >"$scratch/cover"
+if cover_says_found "$scratch/cover" "$written"; then
+	ktap_test_fail "a cover letter without one found: line fails its check: it passed"
+else
+	ktap_test_pass "a cover letter without one found: line fails its check"
+fi
 ktap_finished
