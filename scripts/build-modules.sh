@@ -53,8 +53,11 @@ extmod() {
 		ln -s "$src"/src/mpt3sas/cp_dmapool.[ch] "$dir/"
 	fi
 	echo "build: $2 for $series ($kdir) in $dir" >&2
+	# chainpool.c's compat shims, with this kernel's probe results (kept)
+	make -s -f "$src/src/compat/probe.mk" KDIR="$kdir" OUT="$obj/compat-probed" >&2
 	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-	make -C "$kdir" M="$dir" ${KMAKEFLAGS:-} ${werror:+KCFLAGS=-Werror} modules >&2
+	make -C "$kdir" M="$dir" CP_COMPAT="$src/src/compat" CP_COMPAT_OUT="$obj/compat-probed" \
+		${KMAKEFLAGS:-} ${werror:+KCFLAGS=-Werror} modules >&2
 	[ -f "$dir/$2.ko" ] || { echo "build-modules.sh: no $2.ko built in $dir" >&2; exit 1; }
 	cp "$dir/$2.ko" "$out/"
 }

@@ -35,6 +35,11 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/slab.h>
+#include <linux/bitmap.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
 #include <linux/interrupt.h>
 #include <linux/pci.h>
 #include <linux/poll.h>

@@ -91,6 +91,66 @@ static inline size_t mpt3sas_compat_struct_size(size_t base, size_t elem,
 #endif
 #endif
 
+/* ---- memory (chainpool.c) ------------------------------------------------ */
+
+#ifndef HAVE_MIGHT_ALLOC
+static inline void mpt3sas_compat_might_alloc(gfp_t gfp)
+{
+	might_sleep_if(gfpflags_allow_blocking(gfp));
+}
+
+#define might_alloc	mpt3sas_compat_might_alloc
+#endif
+
+#ifndef HAVE_BITMAP_ZALLOC
+static inline unsigned long *
+mpt3sas_compat_bitmap_zalloc(unsigned int nbits, gfp_t gfp)
+{
+	return kcalloc(BITS_TO_LONGS(nbits), sizeof(unsigned long), gfp);
+}
+
+static inline void mpt3sas_compat_bitmap_free(const unsigned long *bitmap)
+{
+	kfree(bitmap);
+}
+
+#define bitmap_zalloc	mpt3sas_compat_bitmap_zalloc
+#define bitmap_free	mpt3sas_compat_bitmap_free
+#endif
+
+#ifndef HAVE_WANT_INIT_ON_FREE
+/* no init_on_alloc= or init_on_free= on such kernels */
+static inline bool mpt3sas_compat_want_init_on_alloc(gfp_t gfp)
+{
+	return gfp & __GFP_ZERO;
+}
+
+static inline bool mpt3sas_compat_want_init_on_free(void)
+{
+	return false;
+}
+
+#define want_init_on_alloc	mpt3sas_compat_want_init_on_alloc
+#define want_init_on_free	mpt3sas_compat_want_init_on_free
+#endif
+
+#ifndef HAVE_DEFINE_SHOW_ATTRIBUTE
+#undef DEFINE_SHOW_ATTRIBUTE
+#define DEFINE_SHOW_ATTRIBUTE(__name)					\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _show, inode->i_private);	\
+}									\
+									\
+static const struct file_operations __name ## _fops = {		\
+	.owner		= THIS_MODULE,					\
+	.open		= __name ## _open,				\
+	.read		= seq_read,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+#endif
+
 /* ---- strings and sysfs ------------------------------------------------ */
 
 #ifndef HAVE_MEMTOSTR
