@@ -10,6 +10,7 @@
  * slabs lie in one table in the order they came (the cursor's), with an
  * index of them sorted by DMA address (for the debug checks' bsearch());
  * growth builds both anew outside the spinlock and swaps them in under it.
+ * With chainpool_debug every free block is poisoned, as mm/dmapool.c does.
  */
 #include <linux/bitmap.h>
 #include <linux/bsearch.h>
@@ -20,9 +21,10 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/poison.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -31,9 +33,6 @@
 
 #include "chainpool.h"
 
-/* Same patterns as mm/dmapool.c, so dumps look familiar. */
-#define CP_POISON_FREED		0xa7
-#define CP_POISON_ALLOCATED	0xa5
 #define CP_MIN_ALIGN		16U
 #define CP_MAX_SIZE		BIT(30)
 /* Most blocks, and bytes of blocks, a bulk allocation takes per lock hold. */
@@ -46,33 +45,12 @@
 static unsigned int chainpool_slab_kb = 128;
 static bool chainpool_debug;
 
-/* A power of two from one page to 4 MiB; others are rounded, loudly. */
-static int cp_slab_kb_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int kb, min = max_t(unsigned int, PAGE_SIZE >> 10, 1), use;
-	int ret = kstrtouint(val, 0, &kb);
-
-	if (ret)
-		return ret;
-	use = rounddown_pow_of_two(clamp(kb, min, CP_SLAB_KB_MAX));
-	if (use != kb)
-		pr_warn("chainpool: chainpool_slab_kb=%u is not a power of two in [%u, %u], using %u\n",
-			kb, min, CP_SLAB_KB_MAX, use);
-	*(unsigned int *)kp->arg = use;
-	return 0;
-}
-
-static const struct kernel_param_ops cp_slab_kb_ops = {
-	.set = cp_slab_kb_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(chainpool_slab_kb, &cp_slab_kb_ops, &chainpool_slab_kb, 0444);
+module_param(chainpool_slab_kb, uint, 0444);
 MODULE_PARM_DESC(chainpool_slab_kb,
-		 "largest chainpool slab in KiB, a power of two up to 4096 (default 128)");
+		 "largest chainpool slab in KiB, rounded down to a power of two from a page to 4096 (default 128)");
 module_param(chainpool_debug, bool, 0444);
 MODULE_PARM_DESC(chainpool_debug,
-		 "poison freed chainpool blocks and check frees (default off)");
+		 "poison free chainpool blocks and check frees (default off)");
 
 /* The first bytes of a free block. */
 struct cp_free {
@@ -104,6 +82,7 @@ struct chainpool {
 	u32 *by_dma;			/* their indexes, sorted by DMA address */
 	u32 fallbacks;			/* slabs retried at a smaller order */
 	u32 rejected;			/* slabs breaking the layout */
+	unsigned int top_order;		/* max_order, less once it failed */
 	struct device *dev;
 	u32 size;
 	u32 align;
@@ -154,7 +133,7 @@ static unsigned int cp_order_for(const struct chainpool *pool, u64 blocks)
 	unsigned int order;
 	u32 seg, per_seg;
 
-	for (order = pool->min_order; order < pool->max_order; order++)
+	for (order = pool->min_order; order < pool->top_order; order++)
 		if (cp_layout(pool, cp_slab_bytes(pool, order), &seg,
 			      &per_seg) >= blocks)
 			break;
@@ -166,7 +145,11 @@ static bool cp_crosses(u64 start, u64 len, u64 line)
 	return line && (start & (line - 1)) + len > line;
 }
 
-/* The HBA's rule: no block crosses a 4 GiB line; nor the boundary. */
+/*
+ * The boundary, and the HBA's rule that no block crosses a 4 GiB line.  A
+ * slab of one block is the caller's to check, as a dma_pool page is: the
+ * driver's own check then sees it and retries with a 32-bit mask.
+ */
 static bool cp_fits(const struct chainpool *pool, const struct cp_slab *s)
 {
 	if (s->dma & (pool->align - 1))
@@ -174,49 +157,62 @@ static bool cp_fits(const struct chainpool *pool, const struct cp_slab *s)
 	if (s->seg < s->bytes)
 		return !(s->dma & (s->seg - 1));
 	return !cp_crosses(s->dma, s->bytes, pool->boundary) &&
-	       !cp_crosses(s->dma, s->bytes, 1ULL << 32);
+	       (s->nr_blocks == 1 || !cp_crosses(s->dma, s->bytes, 1ULL << 32));
 }
 
 static void cp_slab_put(struct chainpool *pool, struct cp_slab *s)
 {
 	dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
-	kfree(s->map);
+	bitmap_free(s->map);
 }
 
-/* A slab of @order or, when memory or the layout says no, a smaller one. */
+/*
+ * A slab of @order or, when memory or the layout says no, a smaller one;
+ * once memory said no, later slabs start at the order that worked.
+ */
 static int cp_slab_get(struct chainpool *pool, unsigned int order, gfp_t gfp,
 		       struct cp_slab *s)
 {
+	gfp_t flags;
+
 	if (chainpool_fault(CHAINPOOL_FAULT_SLAB, pool->name, pool->dev))
 		return -ENOMEM;
 	for (;; order--) {
 		s->bytes = cp_slab_bytes(pool, order);
 		s->nr_blocks = cp_layout(pool, s->bytes, &s->seg, &s->per_seg);
+		flags = gfp;
+		if (order > pool->min_order)	/* a smaller slab will do */
+			flags |= __GFP_NOWARN;
+		if (order > PAGE_ALLOC_COSTLY_ORDER)	/* not worth a stall */
+			flags |= __GFP_NORETRY;
 		if (order == pool->max_order && order > pool->min_order &&
 		    chainpool_fault(CHAINPOOL_FAULT_TOP_SLAB, pool->name,
 				    pool->dev))
 			s->cpu = NULL;
 		else
 			s->cpu = dma_alloc_coherent(pool->dev, s->bytes, &s->dma,
-						    order > pool->min_order ?
-						    gfp | __GFP_NOWARN : gfp);
+						    flags);
 		if (s->cpu && cp_fits(pool, s))
 			break;
 		if (s->cpu) {
-			pool->rejected++;
+			WRITE_ONCE(pool->rejected, pool->rejected + 1);
 			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
+		} else if (order > pool->min_order) {
+			pool->top_order = order - 1;
 		}
 		if (order == pool->min_order)
 			return -ENOMEM;
-		pool->fallbacks++;
+		WRITE_ONCE(pool->fallbacks, pool->fallbacks + 1);
 	}
 	s->map = NULL;
 	if (pool->debug) {
-		s->map = kcalloc(BITS_TO_LONGS(s->nr_blocks), sizeof(long), gfp);
+		/* metadata: the caller's reclaim rules, not its zone */
+		s->map = bitmap_zalloc(s->nr_blocks, gfp & GFP_KERNEL);
 		if (!s->map) {
 			cp_slab_put(pool, s);
 			return -ENOMEM;
 		}
+		memset(s->cpu, POOL_POISON_FREED, s->bytes);
 	}
 	return 0;
 }
@@ -246,7 +242,8 @@ static int cp_grow(struct chainpool *pool, u64 want, gfp_t gfp)
 		if (m + n == cap) {
 			/* A larger table, with the slabs so far copied in */
 			cap = m + max(2 * n, 16U);
-			t = kvmalloc_array(cap, sizeof(*t) + sizeof(*by), gfp);
+			t = kvmalloc_array(cap, sizeof(*t) + sizeof(*by),
+					   gfp & GFP_KERNEL);
 			if (!t)
 				goto fail;
 			if (m + n)
@@ -357,7 +354,7 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 			run = s->nr_blocks - next;
 		else
 			run = s->per_seg - next % s->per_seg;
-		*n = pool->debug ? 1 : min(*n, run);
+		*n = min(*n, run);
 		pool->carve_next = next + *n;
 		if (pool->carve_next == s->nr_blocks) {
 			pool->carve_slab++;
@@ -367,18 +364,46 @@ static void *cp_take(struct chainpool *pool, dma_addr_t *dma, u32 *n)
 		vaddr = s->cpu + off;
 	}
 	pool->in_use += *n;
-	if (pool->debug) {
-		/* A block written to while free is no longer poisoned. */
+	if (pool->debug) {	/* callers take one block at a time */
 		s = cp_find(pool, *dma, &idx);
-		if (!s || __test_and_set_bit(idx, s->map) ||
-		    (f && memchr_inv(f + 1, CP_POISON_FREED,
-				     pool->size > sizeof(*f) ?
-				     pool->size - sizeof(*f) : 0)))
-			dev_err(pool->dev, "chainpool %s: block %p corrupted while free\n",
+		if (!s || __test_and_set_bit(idx, s->map))
+			dev_err(pool->dev, "chainpool %s: block %p handed out twice\n",
 				pool->name, vaddr);
-		memset(vaddr, CP_POISON_ALLOCATED, pool->size);
 	}
 	return vaddr;
+}
+
+/* Debug, outside the lock: a block written to while free lost its poison. */
+static void cp_debug_take(struct chainpool *pool, void *vaddr)
+{
+	u32 link = sizeof(struct cp_free);
+
+	if (pool->size > link &&
+	    memchr_inv(vaddr + link, POOL_POISON_FREED, pool->size - link))
+		dev_err(pool->dev, "chainpool %s: block %p corrupted while free\n",
+			pool->name, vaddr);
+	memset(vaddr, POOL_POISON_ALLOCATED, pool->size);
+}
+
+/* Debug: is @vaddr a block of @pool in use?  It is no longer. */
+static bool cp_debug_give(struct chainpool *pool, void *vaddr, dma_addr_t dma)
+{
+	const char *err = NULL;
+	unsigned long flags;
+	struct cp_slab *s;
+	u32 idx;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	s = cp_find(pool, dma, &idx);
+	if (!s || s->cpu + (dma - s->dma) != vaddr)
+		err = "not from this pool";
+	else if (!__test_and_clear_bit(idx, s->map))
+		err = "freed twice";
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (err)
+		dev_err(pool->dev, "chainpool %s: free of %p (%pad): %s\n",
+			pool->name, vaddr, &dma, err);
+	return !err;
 }
 
 /**
@@ -396,6 +421,7 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 	unsigned long flags;
 	void *vaddr;
 
+	might_alloc(gfp);
 	for (;;) {
 		spin_lock_irqsave(&pool->lock, flags);
 		vaddr = cp_take(pool, dma, &one);
@@ -409,7 +435,9 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 			    gfp))
 			return NULL;
 	}
-	if (gfp & __GFP_ZERO)
+	if (pool->debug)
+		cp_debug_take(pool, vaddr);
+	if (want_init_on_alloc(gfp))
 		memset(vaddr, 0, pool->size);
 	return vaddr;
 }
@@ -426,30 +454,20 @@ void *chainpool_alloc(struct chainpool *pool, gfp_t gfp, dma_addr_t *dma)
 void chainpool_free(struct chainpool *pool, void *vaddr, dma_addr_t dma)
 {
 	struct cp_free *f = vaddr;
-	struct cp_slab *s;
 	unsigned long flags;
-	u32 idx;
 
-	spin_lock_irqsave(&pool->lock, flags);
 	if (pool->debug) {
-		s = cp_find(pool, dma, &idx);
-		if (!s || s->cpu + (dma - s->dma) != vaddr) {
-			dev_err(pool->dev, "chainpool %s: free of %p (%pad), not from this pool\n",
-				pool->name, vaddr, &dma);
-			goto out;
-		}
-		if (!__test_and_clear_bit(idx, s->map)) {
-			dev_err(pool->dev, "chainpool %s: block %p (%pad) freed twice\n",
-				pool->name, vaddr, &dma);
-			goto out;
-		}
-		memset(vaddr, CP_POISON_FREED, pool->size);
+		if (!cp_debug_give(pool, vaddr, dma))
+			return;
+		memset(vaddr, POOL_POISON_FREED, pool->size);
+	} else if (want_init_on_free()) {
+		memset(vaddr, 0, pool->size);
 	}
+	spin_lock_irqsave(&pool->lock, flags);
 	f->next = pool->free;
 	f->dma = dma;
 	pool->free = f;
 	pool->in_use--;
-out:
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -463,7 +481,8 @@ out:
  *
  * Grows the pool once by what it lacks, in slabs of the largest order,
  * then hands the blocks out in batches of CP_BATCH_BLOCKS, fewer where
- * they would span more than CP_BATCH_BYTES: one hold of the spinlock each.
+ * they would span more than CP_BATCH_BYTES (one with chainpool_debug):
+ * one hold of the spinlock each.
  *
  * Return: 0, or -ENOMEM; blocks already passed to @fn stay allocated.
  */
@@ -471,12 +490,15 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 			 chainpool_bulk_fn fn, void *ctx)
 {
 	u32 batch = clamp(CP_BATCH_BYTES / pool->stride, 1U, CP_BATCH_BLOCKS);
+	u32 i = 0, k, end, n;
 	unsigned long flags;
-	u32 i = 0, end, n;
 	dma_addr_t dma;
-	u64 avail;
 	void *vaddr;
+	u64 avail;
 
+	might_alloc(gfp);
+	if (pool->debug)
+		batch = 1;
 	spin_lock_irqsave(&pool->lock, flags);
 	avail = pool->blocks - pool->in_use;
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -484,22 +506,24 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 		return -ENOMEM;
 	while (i < count) {
 		end = min(count, i + batch);
+		vaddr = NULL;
 		spin_lock_irqsave(&pool->lock, flags);
 		while (i < end) {
 			n = end - i;
 			vaddr = cp_take(pool, &dma, &n);
 			if (!vaddr)
 				break;
-			for (; n; n--, i++, vaddr += pool->stride,
-			     dma += pool->stride)
-				fn(ctx, i, vaddr, dma);
+			for (k = 0; k < n; k++, i++)
+				fn(ctx, i, vaddr + k * pool->stride,
+				   dma + k * pool->stride);
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
+		if (pool->debug && vaddr)	/* the batch's one block */
+			cp_debug_take(pool, vaddr);
 		/* Only if single allocations took blocks meanwhile. */
 		if (i < end && cp_grow(pool, count - i, gfp))
 			return -ENOMEM;
-		if (gfpflags_allow_blocking(gfp))
-			cond_resched();
+		cond_resched();
 	}
 	return 0;
 }
@@ -509,20 +533,24 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
  * @pool: the pool
  *
  * For a caller that holds every block of @pool and whose device no longer
- * uses any: O(1), or O(blocks / BITS_PER_LONG) with chainpool_debug.
+ * uses any: O(1), or O(bytes) with chainpool_debug, which poisons them.
  */
 void chainpool_release_all(struct chainpool *pool)
 {
+	struct cp_slab *s;
 	unsigned long flags;
 	u32 i;
 
+	for (i = 0; pool->debug && i < pool->nr_slabs; i++) {
+		s = &pool->slabs[i];
+		memset(s->cpu, POOL_POISON_FREED, s->bytes);
+		bitmap_zero(s->map, s->nr_blocks);
+	}
 	spin_lock_irqsave(&pool->lock, flags);
 	pool->free = NULL;
 	pool->carve_slab = 0;
 	pool->carve_next = 0;
 	pool->in_use = 0;
-	for (i = 0; pool->debug && i < pool->nr_slabs; i++)
-		bitmap_zero(pool->slabs[i].map, pool->slabs[i].nr_blocks);
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -548,25 +576,10 @@ void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st)
 					 CHAINPOOL_NR_ORDERS - 1)]++;
 		st->dma_bytes += pool->slabs[i].bytes;
 	}
-	st->fallbacks = pool->fallbacks;
-	st->rejected = pool->rejected;
+	st->fallbacks = READ_ONCE(pool->fallbacks);
+	st->rejected = READ_ONCE(pool->rejected);
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
-
-#ifndef DEFINE_SHOW_ATTRIBUTE	/* v4.16 */
-#define DEFINE_SHOW_ATTRIBUTE(__name)					\
-static int __name ## _open(struct inode *inode, struct file *file)	\
-{									\
-	return single_open(file, __name ## _show, inode->i_private);	\
-}									\
-static const struct file_operations __name ## _fops = {		\
-	.owner = THIS_MODULE,						\
-	.open = __name ## _open,					\
-	.read = seq_read,						\
-	.llseek = seq_lseek,						\
-	.release = single_release,					\
-}
-#endif
 
 static int cp_debugfs_show(struct seq_file *m, void *unused)
 {
@@ -589,10 +602,31 @@ static int cp_debugfs_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(cp_debugfs);
 
+/* Each module's directory stays, empty, once it has no pool. */
+#define CP_DEBUGFS_DIR	"chainpool-" KBUILD_MODNAME
 static DEFINE_MUTEX(cp_debugfs_lock);
-static struct dentry *cp_debugfs_root;
-static unsigned int cp_debugfs_users;
 static unsigned int cp_debugfs_seq;
+
+/* The pool's file: CP_DEBUGFS_DIR/<device>-<name>-<n>, root only. */
+static void cp_debugfs_add(struct chainpool *pool)
+{
+	struct dentry *dir, *parent;
+	char fname[80], *c;
+
+	mutex_lock(&cp_debugfs_lock);
+	snprintf(fname, sizeof(fname), "%s-%s-%u", dev_name(pool->dev),
+		 pool->name, cp_debugfs_seq++);
+	for (c = fname; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+	dir = debugfs_lookup(CP_DEBUGFS_DIR, NULL);
+	parent = dir ?: debugfs_create_dir(CP_DEBUGFS_DIR, NULL);
+	if (!IS_ERR_OR_NULL(parent))
+		pool->debugfs = debugfs_create_file(fname, 0400, parent, pool,
+						    &cp_debugfs_fops);
+	dput(dir);
+	mutex_unlock(&cp_debugfs_lock);
+}
 
 /**
  * chainpool_create() - create a pool, as dma_pool_create()
@@ -611,11 +645,11 @@ static unsigned int cp_debugfs_seq;
 struct chainpool *chainpool_create(const char *name, struct device *dev,
 				   size_t size, size_t align, size_t boundary)
 {
+	unsigned int kb = min(READ_ONCE(chainpool_slab_kb), CP_SLAB_KB_MAX);
 	struct chainpool *pool;
-	char fname[80], *c;
-	u64 cap;
 
-	if (!size || size > CP_MAX_SIZE || (align && !is_power_of_2(align)) ||
+	if (!dev || !size || size > CP_MAX_SIZE ||
+	    (align && !is_power_of_2(align)) ||
 	    (boundary && (boundary < size || !is_power_of_2(boundary))))
 		return NULL;
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
@@ -629,26 +663,13 @@ struct chainpool *chainpool_create(const char *name, struct device *dev,
 	pool->boundary = min_t(size_t, boundary, 1U << 31);
 	pool->stride = ALIGN(cp_footprint(pool), pool->align);
 	pool->min_order = get_order(cp_footprint(pool));
-	cap = (u64)READ_ONCE(chainpool_slab_kb) << 10;
 	pool->max_order = max_t(unsigned int, pool->min_order,
-				ilog2(max_t(u64, cap >> PAGE_SHIFT, 1)));
+				ilog2(max_t(u64, ((u64)kb << 10) >> PAGE_SHIFT,
+					    1)));
+	pool->top_order = pool->max_order;
 	pool->debug = chainpool_debug;
 	strscpy(pool->name, name, sizeof(pool->name));
-
-	mutex_lock(&cp_debugfs_lock);
-	if (!cp_debugfs_users++)
-		cp_debugfs_root = debugfs_create_dir("chainpool-" KBUILD_MODNAME,
-						     NULL);
-	snprintf(fname, sizeof(fname), "%s-%s-%u", dev_name(dev), name,
-		 cp_debugfs_seq++);
-	for (c = fname; *c; c++)
-		if (*c == '/' || *c == ' ')
-			*c = '_';
-	if (!IS_ERR_OR_NULL(cp_debugfs_root))
-		pool->debugfs = debugfs_create_file(fname, 0400,
-						    cp_debugfs_root, pool,
-						    &cp_debugfs_fops);
-	mutex_unlock(&cp_debugfs_lock);
+	cp_debugfs_add(pool);
 	return pool;
 }
 
@@ -669,13 +690,7 @@ void chainpool_destroy(struct chainpool *pool)
 
 	if (!pool)
 		return;
-	mutex_lock(&cp_debugfs_lock);
 	debugfs_remove(pool->debugfs);
-	if (!--cp_debugfs_users) {
-		debugfs_remove(cp_debugfs_root);
-		cp_debugfs_root = NULL;
-	}
-	mutex_unlock(&cp_debugfs_lock);
 	if (pool->in_use)
 		dev_err(pool->dev, "chainpool %s: destroy with %llu blocks still in use\n",
 			pool->name, pool->in_use);
@@ -685,26 +700,8 @@ void chainpool_destroy(struct chainpool *pool)
 		if (!pool->in_use ||
 		    (pool->debug && bitmap_empty(s->map, s->nr_blocks)))
 			dma_free_coherent(pool->dev, s->bytes, s->cpu, s->dma);
-		kfree(s->map);
+		bitmap_free(s->map);
 	}
 	kvfree(pool->slabs);
 	kfree(pool);
-}
-
-/**
- * chainpool_exit() - remove the module's debugfs directory, at module exit
- *
- * A pool never destroyed would keep a file whose reads run the unloaded
- * module's code; its memory is lost.
- */
-void chainpool_exit(void)
-{
-	mutex_lock(&cp_debugfs_lock);
-	if (cp_debugfs_users)
-		pr_err("chainpool: %u pools never destroyed, removing their debugfs files\n",
-		       cp_debugfs_users);
-	debugfs_remove_recursive(cp_debugfs_root);
-	cp_debugfs_root = NULL;
-	cp_debugfs_users = 0;
-	mutex_unlock(&cp_debugfs_lock);
 }

@@ -45,7 +45,6 @@ int chainpool_alloc_bulk(struct chainpool *pool, u32 count, gfp_t gfp,
 void chainpool_release_all(struct chainpool *pool);
 void chainpool_get_stats(struct chainpool *pool, struct chainpool_stats *st);
 void chainpool_destroy(struct chainpool *pool);
-void chainpool_exit(void);
 
 /*
  * Fault injection, for test builds only: the test provides the hook

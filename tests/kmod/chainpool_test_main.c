@@ -584,9 +584,11 @@ static void cpt_test_debug_frees(void)
 	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
 	b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
 	if (CPT_CHECK(a.cpu && b.cpu)) {
-		CPT_CHECK(!memchr_inv(a.cpu, CP_POISON_ALLOCATED, 128));
+		/* poisoned, then zeroed where init_on_alloc is on */
+		CPT_CHECK(!memchr_inv(a.cpu, want_init_on_alloc(GFP_KERNEL) ?
+				      0 : POOL_POISON_ALLOCATED, 128));
 		chainpool_free(pool, a.cpu, a.dma);
-		CPT_CHECK(!memchr_inv((u8 *)a.cpu + 16, CP_POISON_FREED, 112));
+		CPT_CHECK(!memchr_inv((u8 *)a.cpu + 16, POOL_POISON_FREED, 112));
 		pr_info("# two bad frees reported next\n");
 		chainpool_free(pool, a.cpu, a.dma);
 		chainpool_free(pool, b.cpu, b.dma + 16);
@@ -939,7 +941,6 @@ static void __exit chainpool_test_exit(void)
 		cpt_driver_pool_release(cpt_resident, cpt_resident_blocks,
 					CPT_RESIDENT_BLOCKS);
 	vfree(cpt_resident_blocks);
-	chainpool_exit();
 	cp_testdev_put(&cpt_td);
 }
 

@@ -54,26 +54,10 @@ ssize_t strscpy(char *dst, const char *src, size_t size)
 	return len;
 }
 
-int kstrtouint(const char *s, unsigned int base, unsigned int *res)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, base);
-
-	if (end == s || (*end && *end != '\n') || v > UINT_MAX)
-		return -EINVAL;
-	*res = v;
-	return 0;
-}
-
 void sort(void *base, size_t num, size_t size,
 	  int (*cmp)(const void *, const void *), void *swap)
 {
 	qsort(base, num, size, cmp);
-}
-
-int param_get_uint(char *buf, const struct kernel_param *kp)
-{
-	return sprintf(buf, "%u\n", *(unsigned int *)kp->arg);
 }
 
 /* Each buffer remembers its size and DMA address, to check the free. */
@@ -93,6 +77,9 @@ void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 	if (gfpflags_allow_blocking(gfp))
 		kshim_might_sleep(__func__);
 	dev->calls++;
+	if ((gfp & (__GFP_NORETRY | __GFP_NOWARN)) ==
+	    (__GFP_NORETRY | __GFP_NOWARN))
+		dev->noretry++;
 	if (dev->calls == dev->fail_call ||
 	    (dev->max_bytes && size > dev->max_bytes))
 		return NULL;
@@ -140,6 +127,9 @@ static void *kshim_alloc(size_t size, gfp_t gfp, long kind)
 
 	if (gfpflags_allow_blocking(gfp))
 		kshim_might_sleep(__func__);
+	/* metadata takes no zone, zeroing or retry flags of a caller */
+	if (gfp & ~(GFP_KERNEL | GFP_ATOMIC))
+		kshim.bad_gfp++;
 	if (++kshim.alloc_calls == kshim.fail_alloc_at)
 		return NULL;
 	p = calloc(1, size + 16);
@@ -179,6 +169,32 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
 {
 	return kshim_alloc(n * size, gfp, 2);
+}
+
+unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t gfp)
+{
+	return kshim_alloc(BITS_TO_LONGS(nbits) * sizeof(long), gfp, 1);
+}
+
+void bitmap_free(const unsigned long *map)
+{
+	kfree(map);
+}
+
+void might_alloc(gfp_t gfp)
+{
+	if (gfpflags_allow_blocking(gfp))
+		kshim_might_sleep(__func__);
+}
+
+bool want_init_on_alloc(gfp_t gfp)
+{
+	return kshim.init_on_alloc || (gfp & __GFP_ZERO);
+}
+
+bool want_init_on_free(void)
+{
+	return kshim.init_on_free;
 }
 
 void kfree(const void *p)
@@ -246,12 +262,6 @@ void pr_err(const char *fmt, ...)
 	va_end(ap);
 }
 
-int single_open(struct file *file, int (*show)(struct seq_file *, void *),
-		void *data)
-{
-	return 0;
-}
-
 void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	va_list ap;
@@ -266,9 +276,25 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 
 static char kshim_dentry;
 
+struct dentry *debugfs_lookup(const char *name, struct dentry *parent)
+{
+	if (!kshim.debugfs_dir)
+		return NULL;
+	kshim.dentry_refs++;
+	return (struct dentry *)&kshim_dentry;
+}
+
+void dput(struct dentry *d)
+{
+	if (d && --kshim.dentry_refs < 0)
+		kshim_bug("%s() without a reference", __func__);
+}
+
 struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
 {
-	kshim.debugfs_files++;
+	if (kshim.debugfs_dir)
+		kshim_bug("debugfs directory %s created twice", name);
+	kshim.debugfs_dir = true;
 	return (struct dentry *)&kshim_dentry;
 }
 
@@ -284,10 +310,4 @@ void debugfs_remove(struct dentry *d)
 {
 	if (d)
 		kshim.debugfs_files--;
-}
-
-void debugfs_remove_recursive(struct dentry *d)
-{
-	if (d)
-		kshim.debugfs_files = 0;
 }

@@ -29,11 +29,15 @@ typedef unsigned int gfp_t;
 #define __GFP_DIRECT_RECLAIM	BIT(0)
 #define __GFP_ZERO		BIT(1)
 #define __GFP_NOWARN		BIT(2)
+#define __GFP_NORETRY		BIT(3)
 #define GFP_ATOMIC		BIT(4)
 #define GFP_KERNEL		(BIT(5) | __GFP_DIRECT_RECLAIM)
 
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		BIT(PAGE_SHIFT)
+#define PAGE_ALLOC_COSTLY_ORDER	3
+#define POOL_POISON_FREED	0xa7
+#define POOL_POISON_ALLOCATED	0xa9
 #define BITS_PER_LONG		(8 * (int)sizeof(long))
 #define KBUILD_MODNAME		"unit"
 #define THIS_MODULE		NULL
@@ -50,6 +54,7 @@ typedef unsigned int gfp_t;
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(t, v, lo, hi)	clamp((t)(v), (t)(lo), (t)(hi))
 #define READ_ONCE(x)		(x)	/* one thread */
+#define WRITE_ONCE(x, v)	((x) = (v))
 #define IS_ERR_OR_NULL(p)	(!(p) || (unsigned long)(p) >= (unsigned long)-4095)
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define __noreturn		__attribute__((noreturn))
@@ -62,11 +67,6 @@ static inline bool is_power_of_2(unsigned long n)
 static inline int ilog2(unsigned long long n)
 {
 	return 63 - __builtin_clzll(n);
-}
-
-static inline unsigned long rounddown_pow_of_two(unsigned long n)
-{
-	return 1UL << ilog2(n);
 }
 
 static inline int get_order(unsigned long size)
@@ -118,7 +118,6 @@ static inline bool bitmap_empty(const unsigned long *map, unsigned int bits)
 
 void *memchr_inv(const void *p, int c, size_t n);
 ssize_t strscpy(char *dst, const char *src, size_t size);
-int kstrtouint(const char *s, unsigned int base, unsigned int *res);
 void sort(void *base, size_t num, size_t size,
 	  int (*cmp)(const void *, const void *), void *swap);
 
@@ -130,6 +129,7 @@ struct device {
 	u32 max_bytes;		/* refuse larger allocations; 0: no limit */
 	u32 fail_call;		/* fail this 1-based call; 0: never */
 	u32 calls;
+	u32 noretry;		/* calls with __GFP_NORETRY | __GFP_NOWARN */
 	u64 live;		/* buffers not freed */
 	u64 live_bytes;
 };
@@ -145,6 +145,11 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp);
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
 void kfree(const void *p);
 void kvfree(const void *p);
+unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t gfp);
+void bitmap_free(const unsigned long *map);
+void might_alloc(gfp_t gfp);
+bool want_init_on_alloc(gfp_t gfp);
+bool want_init_on_free(void);
 
 typedef struct {
 	int held;
@@ -169,25 +174,16 @@ __printf(2, 3) void dev_err(const struct device *dev, const char *fmt, ...);
 __printf(1, 2) void pr_err(const char *fmt, ...);
 #define pr_warn pr_err
 
-struct kernel_param {
-	void *arg;
-};
-
-struct kernel_param_ops {
-	int (*set)(const char *val, const struct kernel_param *kp);
-	int (*get)(char *buf, const struct kernel_param *kp);
-};
-
-int param_get_uint(char *buf, const struct kernel_param *kp);
 #define module_param(name, type, perm)
-#define module_param_cb(name, ops, arg, perm) \
-	const struct kernel_param_ops *name##_param_ops = ops
 #define MODULE_PARM_DESC(name, desc)
 
 struct dentry;
-struct inode {
-	void *i_private;
+struct file_operations {
+	void *owner;
 };
+
+#define DEFINE_SHOW_ATTRIBUTE(name) \
+	static const struct file_operations name##_fops = { THIS_MODULE }
 
 struct seq_file {
 	void *private;
@@ -195,30 +191,19 @@ struct seq_file {
 	size_t len;
 };
 
-struct file;
-struct file_operations {
-	void *owner;
-	int (*open)(struct inode *inode, struct file *file);
-	int read, llseek, release;
-};
-
-#define seq_read	0
-#define seq_lseek	0
-#define single_release	0
-int single_open(struct file *file, int (*show)(struct seq_file *, void *),
-		void *data);
 __printf(2, 3) void seq_printf(struct seq_file *m, const char *fmt, ...);
+struct dentry *debugfs_lookup(const char *name, struct dentry *parent);
+void dput(struct dentry *d);
 struct dentry *debugfs_create_dir(const char *name, struct dentry *parent);
 struct dentry *debugfs_create_file(const char *name, unsigned int mode,
 				   struct dentry *parent, void *data,
 				   const struct file_operations *fops);
 void debugfs_remove(struct dentry *d);
-void debugfs_remove_recursive(struct dentry *d);
 
 /**
  * struct kshim - what the shim's calls counted, and where they fail
- * @allocs: kzalloc(), kcalloc() and kvmalloc_array() calls that returned
- *	memory
+ * @allocs: kzalloc(), kcalloc(), kvmalloc_array() and bitmap_zalloc()
+ *	calls that returned memory
  * @live: their memory not yet freed, in allocations
  * @fail_alloc_at: fail this 1-based call of the three; 0 never
  * @alloc_calls: calls of the three, failed ones too
@@ -226,7 +211,12 @@ void debugfs_remove_recursive(struct dentry *d);
  * @lock_holds: spinlock acquisitions
  * @locks_held: spinlocks held now
  * @atomic: the test calls from atomic context: nothing may sleep
- * @debugfs_files: debugfs files and directories present
+ * @debugfs_files: debugfs files present
+ * @debugfs_dir: the one debugfs directory exists
+ * @dentry_refs: debugfs_lookup() references not yet dput()
+ * @bad_gfp: metadata allocations with a zone, zeroing or retry flag
+ * @init_on_alloc: as the kernel's init_on_alloc=1
+ * @init_on_free: as the kernel's init_on_free=1
  */
 struct kshim {
 	u64 allocs;
@@ -238,6 +228,11 @@ struct kshim {
 	int locks_held;
 	bool atomic;
 	int debugfs_files;
+	bool debugfs_dir;
+	int dentry_refs;
+	u32 bad_gfp;
+	bool init_on_alloc;
+	bool init_on_free;
 };
 
 extern struct kshim kshim;
