@@ -38,7 +38,7 @@ src/compat/*.h CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/probes/*.c CAMELCASE: Scsi_Host is the kernel's own type name
 src/compat/host_template.h MACRO_ARG_UNUSED: the macros drop a host template member on kernels that lack it
 src/compat/renames.h MACRO_ARG_REUSE: the memtostr() and struct_size() fallbacks mirror the kernel's macros of the same names
-src/chainpool/*.c ALLOC_WITH_SIZEOF: kzalloc_obj() is v7.0's, and our own code builds on 4.15 without the compat layer
+src/chainpool/*.c ALLOC_WITH_SIZEOF: kzalloc_obj() is v7.0's, and chainpool.c is written for the kernels before it too
 src/mpt3sas/cp_dmapool.c ALLOC_WITH_SIZEOF: kzalloc_obj() is v7.0's, and our own code builds on 4.15 without the compat layer
 tests/kmod/*.c ALLOC_WITH_SIZEOF: kzalloc_obj() is v7.0's, and the test module builds on 4.15 without the compat layer
 patches CAMELCASE: upstream identifiers (ChipName, Scsi_Host) on lines our patches touch

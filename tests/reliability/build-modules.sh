@@ -27,7 +27,7 @@ werror=1
 work=$top/build/reliability/build/${plant:-none}/$series
 rm -rf "$work"
 mkdir -p "$work/src/mpt3sas" "$work/tests" "$work/build" "$out"
-cp -r "$top/src/chainpool" "$work/src/"
+cp -r "$top/src/chainpool" "$top/src/compat" "$work/src/"
 cp "$top"/src/mpt3sas/cp_dmapool.[ch] "$work/src/mpt3sas/"
 cp -r "$top/tests/kmod" "$top/tests/lib" "$work/tests/"
 if [ -n "$plant" ]; then
