@@ -12,7 +12,14 @@
 #include "qemu/log.h"
 #include "sas3008.h"
 
-/* Hand @len bytes of reply to the host, a 16-bit word per doorbell read. */
+/*
+ * Hand @len bytes of reply to the host, a 16-bit word at a time.  The host
+ * reads each word from the Doorbell once and then clears the doorbell
+ * interrupt; here the word stays until that clear, and the next one raises
+ * the interrupt again.  The lie doorbell_pop hands out the next word on
+ * each read of the Doorbell instead, as QEMU's mptsas does: a host that
+ * reads the Doorbell besides loses a word of the reply.
+ */
 static void sas3008_hs_reply(SAS3008State *s, const uint8_t *reply, int len)
 {
     int i;
@@ -22,6 +29,7 @@ static void sas3008_hs_reply(SAS3008State *s, const uint8_t *reply, int len)
     }
     s->hs_reply_cnt = len / 2;
     s->hs_reply_idx = 0;
+    s->hs_pop = sas3008_lie(s, LIE_DOORBELL_POP);
     s->hs_state = HS_READ;
     s->intr_status |= HIS_IOC2SYS_DB;
 }
@@ -263,7 +271,8 @@ uint32_t sas3008_doorbell_read(SAS3008State *s)
     case HS_READ:
         val |= DOORBELL_USED;
         if (s->hs_reply_idx < s->hs_reply_cnt) {
-            val |= s->hs_reply[s->hs_reply_idx];
+            val |= s->hs_reply[s->hs_pop ? s->hs_reply_idx++ :
+                               s->hs_reply_idx];
         }
         break;
     }
@@ -273,14 +282,17 @@ uint32_t sas3008_doorbell_read(SAS3008State *s)
 /**
  * sas3008_his_write: any write of the host interrupt status clears the
  * doorbell interrupt; while the host reads a reply it also moves on to the
- * next word, which raises it again.
+ * next word (unless the read took it: doorbell_pop), or past the last one
+ * to the end of the handshake, which raises it again.
  * @s: the HBA
  */
 void sas3008_his_write(SAS3008State *s)
 {
     s->intr_status &= ~HIS_IOC2SYS_DB;
     if (s->hs_state == HS_READ) {
-        s->hs_reply_idx++;
+        if (!s->hs_pop) {
+            s->hs_reply_idx++;
+        }
         if (s->hs_reply_idx >= s->hs_reply_cnt) {
             s->hs_state = HS_NONE;
         }

@@ -138,6 +138,7 @@ static const char *const sas3008_lies[] = {
     [LIE_IOC_FAULT] = "ioc_fault",
     [LIE_DOORBELL_MUTE] = "doorbell_mute",
     [LIE_IO_FAULT] = "io_fault",
+    [LIE_DOORBELL_POP] = "doorbell_pop",
 };
 
 /**

@@ -124,6 +124,7 @@ typedef enum {
     LIE_IOC_FAULT,      /* FAULT instead of an answer to IOC Init */
     LIE_DOORBELL_MUTE,  /* a handshake the doorbell never answers */
     LIE_IO_FAULT,       /* FAULT instead of taking a SCSI IO */
+    LIE_DOORBELL_POP,   /* a handshake reply whose Doorbell reads take words */
 } SAS3008Lie;
 #define REPLY_LIE_DISTANCE      0x40000000      /* LIE_REPLY_ADDR's frame */
 
@@ -202,6 +203,7 @@ struct SAS3008State {
     int hs_idx, hs_cnt;
     uint16_t hs_reply[REPLY_MAX / 2];
     int hs_reply_idx, hs_reply_cnt;
+    bool hs_pop;                    /* LIE_DOORBELL_POP: this reply's */
 
     uint32_t intr_status;           /* HIS_IOC2SYS_DB only */
     uint32_t intr_mask;
