@@ -12,7 +12,7 @@
 #              every IOC Init (lie=ioc_fault,lie_count=0) fails the probe
 #              after its pools are built, and the case's leak check finds
 #              the pages missing
-#   fault-unseen  _base_wait_for_doorbell_int() takes the doorbell
+#   fault-unseen  _base_handshake_req_reply_wait() takes the doorbell
 #              interrupt of a fault for a reply word, as before patch
 #              0304: the same controller's case (fail+no-timeout) finds
 #              a doorbell wait that ran out
@@ -37,6 +37,6 @@ hba_plant lying-fail-leak 'hba-lying: FAIL: case 1 fault-always after the unplug
 	/^ out_free_resources:$/,/^\tpci_set_drvdata(ioc->pdev, NULL);$/ s/^\t_base_release_memory_pools(ioc);$/\t\/* PLANTED: the pools stay *\//' \
 	lying "$here/lying.sh"
 hba_plant lying-fault-unseen 'hba-lying: FAIL: case 1 fault-always .*a doorbell wait timed out' '
-	/Raised by a fault too, which no reply follows/{n;s/^\(\t*\)doorbell = ioc->base_readl_ext_retry(&ioc->chip->Doorbell);$/\1doorbell = MPI2_IOC_STATE_OPERATIONAL;\t\/* PLANTED: the fault goes unseen *\//}' \
+	/^_base_handshake_reply_faulted(/,/^}/ s/^\tswitch (doorbell & MPI2_IOC_STATE_MASK) {$/\tdoorbell = MPI2_IOC_STATE_OPERATIONAL;\t\/* PLANTED: the fault goes unseen *\/\n&/' \
 	lying "$here/lying.sh"
 ktap_finished
