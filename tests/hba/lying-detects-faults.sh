@@ -16,6 +16,12 @@
 #              interrupt of a fault for a reply word, as before patch
 #              0304: the same controller's case (fail+no-timeout) finds
 #              a doorbell wait that ran out
+#   doorbell-read  _base_wait_for_doorbell_int() reads the Doorbell for
+#              the IOC state whenever the interrupt is set, besides the
+#              read that takes a reply word: the controller whose every
+#              Doorbell read takes a word (lie=doorbell_pop,lie_count=0)
+#              loses half of each reply, and the probe fails where it
+#              must attach
 #
 # One case each (about 1 minute).  Prints KTAP; logs in
 # build/hbatest-plant/NAME/.
@@ -38,5 +44,9 @@ hba_plant lying-fail-leak 'hba-lying: FAIL: case 1 fault-always after the unplug
 	lying "$here/lying.sh"
 hba_plant lying-fault-unseen 'hba-lying: FAIL: case 1 fault-always .*a doorbell wait timed out' '
 	/^_base_handshake_reply_faulted(/,/^}/ s/^\tswitch (doorbell & MPI2_IOC_STATE_MASK) {$/\tdoorbell = MPI2_IOC_STATE_OPERATIONAL;\t\/* PLANTED: the fault goes unseen *\/\n&/' \
+	lying "$here/lying.sh"
+export HBA_LYING_PLAN='@hba-lying 16 doorbell-pop:lie=doorbell_pop,lie_count=0:attach'
+hba_plant lying-doorbell-read 'hba-lying: FAIL: case 1 doorbell-pop .*probe failed' '
+	/^_base_wait_for_doorbell_int(/,/^}/ s/^\(\t*\)if (int_status & MPI2_HIS_IOC2SYS_DB_STATUS) {$/&\n\1\tif ((ioc->base_readl_ext_retry(\&ioc->chip->Doorbell) \& MPI2_IOC_STATE_MASK) == MPI2_IOC_STATE_FAULT)\t\/* PLANTED: a read for the state *\/\n\1\t\treturn -EFAULT;\t\/* PLANTED *\//' \
 	lying "$here/lying.sh"
 ktap_finished

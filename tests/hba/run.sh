@@ -159,12 +159,14 @@ configure() {
 # (guest/hba-lying), on one line.  Reduced: one of each kind (the edges
 # of IOC Facts, a fault the driver must recover from, a break it must
 # shrug off, I/O across a diag reset, an IOC that faults at every IOC
-# Init and a doorbell that never answers: probes that must fail; the
-# chain segment of one element, the reply post queue of 16 and every
-# config page read short that patches 0305 to 0307 fixed, the SAS IO
-# unit pages that change length, which 0307 must let through; a SAS2008
-# with one request credit and a SAS2308 with no chain depth, on the MPI
-# 2.0 path).  The full run takes the edges of IOC Facts on both SAS2 chips.
+# Init and a doorbell that never answers: probes that must fail; a
+# doorbell whose every read takes a handshake reply word, which 0304 must
+# not read besides; the chain segment of one element, the reply post
+# queue of 16 and every config page read short that patches 0305 to 0307
+# fixed, the SAS IO unit pages that change length, which 0307 must let
+# through; a SAS2008 with one request credit and a SAS2308 with no chain
+# depth, on the MPI 2.0 path).  The full run takes the edges of IOC Facts
+# on both SAS2 chips.
 lying_cases() {
 	local c="credit-1:request_credit=1:fail
 msix-1:msix_vectors=1:attach
@@ -173,6 +175,7 @@ smid-past-credit:lie=smid,lie_after=20:attach
 reset-in-io:lie=io_fault,lie_after=60:reset
 fault-always:lie=ioc_fault,lie_count=0:fail+no-timeout
 doorbell-mute:lie=doorbell_mute,lie_count=0:fail
+doorbell-pop:lie=doorbell_pop,lie_count=0:attach
 chain-seg-1:max_chain_segment_size=1:attach
 post-depth-16:max_reply_post_depth=16:fail
 config-short-always:lie=config_short,lie_count=0:fail
