@@ -2,26 +2,47 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Put mpt3sas-chainpool into a kernel, or say plainly why not: the one
-# per-kernel rule of the Debian postinst and the RPM scriptlets, shipped as
+# per-kernel rule of the Debian postinst, the RPM scriptlets and the
+# packages' kernel hooks, shipped as
 # /usr/src/mpt3sas-chainpool-<version>/kernel-setup.sh.
 #
-#   kernel-setup.sh all            every kernel with headers that lacks ours
+#   kernel-setup.sh all            every kernel that lacks ours: set up
+#                                  if it has headers, else one line
 #                                  (the packages run this)
 #   kernel-setup.sh install KVER   that kernel (also the command to finish
 #                                  after enrolling the DKMS key)
+#   kernel-setup.sh hook KVER      a kernel just installed, after dkms's
+#                                  own hook (the packages' kernel hooks):
+#                                  the same rules where dkms did not
+#                                  install ours
 #   kernel-setup.sh decide KVER    print the decision only: builtin,
-#                                  install, install-over-newer, keep-newer,
-#                                  sb-enroll
+#                                  install, install-over-newer,
+#                                  install-for-hba, keep-newer, sb-enroll
+#   kernel-setup.sh missing KVER   print the HBAs present that the
+#                                  kernel's own mpt3sas lacks, one
+#                                  "ADDRESS VENDOR:DEVICE FAMILY" a line
+#                                  (ADDRESS "-": no HBA is present, and
+#                                  these are the IDs ours claims)
+#
+# No HBA left without a driver: the HBAs present are the PCI devices
+# (SYSFS/bus/pci/devices/*/vendor,device) whose ID ours claims (the file
+# pci-ids beside this one, which make dist reads from the driver's own
+# table); with none present, every ID ours claims stands in for them.
+# The kernel's own mpt3sas claims the IDs of its module's aliases (what
+# its modules.alias lists until ours is installed there, read from the
+# module file since modules.alias then lists ours), or of its built-in
+# driver (modules.builtin.modinfo).  An HBA whose ID it lacks has no
+# driver under that kernel unless ours is installed.
 #
 # For each kernel, in this order:
 # 0. Its mpt3sas is built in (modules.builtin): no module can replace it,
 #    so nothing is installed there and one line says so.
 # 1. Its own (in-tree) mpt3sas is newer than our base (a later kernel's
-#    than our 54.100.00.00):
-#    keep it, one line says so.  chainpool matters on kernels whose
-#    dma_pool predates 6.4, and those carry an older driver.  The file
-#    /etc/mpt3sas-chainpool/replace-newer (any content) asks for ours
-#    anyway: dkms installs it past its own "not newer" check.
+#    than our 54.100.00.00): keep it, one line says so.  chainpool matters
+#    on kernels whose dma_pool predates 6.4, and those carry an older
+#    driver.  The file /etc/mpt3sas-chainpool/replace-newer (any content)
+#    asks for ours anyway, and so does an HBA that driver lacks: dkms
+#    installs ours past its own "not newer" check.
 # 2. Secure Boot is on (mokutil --sb-state) and the DKMS signing
 #    certificate is not enrolled (mokutil --test-key): dkms builds and
 #    signs ours (making the key on first use) but does not install it, the
@@ -30,6 +51,15 @@
 #    machine whose root is on the HBA.
 # 3. Otherwise dkms installs it (a kernel outside the supported range is
 #    skipped by dkms, exit 77) and that kernel's initramfs is rebuilt.
+# Where ours ends up not installed (built in, a failed build, a kernel out
+# of range or without headers, a key not enrolled) and the kernel's own
+# driver lacks a present HBA, one loud warning names the HBA, the kernel
+# that would boot with no driver for it, whether the root file system is
+# behind it (findmnt /, then sysfs from its block device up to the PCI
+# device), and what to do before rebooting.
+#
+# Environment: MPT3SAS_CP_SYSFS, the sysfs root to read (default /sys; the
+# package tests point it at a stand-in tree).
 #
 # Never fails the package: every problem is a line on stdout or stderr.
 
@@ -46,6 +76,8 @@ kmax=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL_MAX="\([0-9]*\.[0-9]*\).*"$/\1/p' "$dir
 RANGE=$(bash "$dir/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
 SELF="bash $dir/kernel-setup.sh"
 OPT_IN=/etc/$NAME/replace-newer
+SYSFS=${MPT3SAS_CP_SYSFS:-/sys}
+IDS=$dir/pci-ids
 
 # The in-tree mpt3sas version of kernel $1, empty if it has none.
 intree_version() {
@@ -59,6 +91,107 @@ intree_version() {
 # Kernel $1 has mpt3sas built in (CONFIG_SCSI_MPT3SAS=y).
 mpt3sas_built_in() {
 	grep -qs '/mpt3sas\.ko$' "/lib/modules/$1/modules.builtin"
+}
+
+# The PCI IDs (vvvv:dddd) kernel $1's own mpt3sas claims: its built-in
+# driver's, else its in-tree module's; none without either.  A built-in
+# driver of a kernel older than 5.2 (no modules.builtin.modinfo) claims
+# every ID of ours, as far as anyone here can tell.
+own_ids() {
+	local f m=/lib/modules/$1/modules.builtin.modinfo
+	if mpt3sas_built_in "$1"; then
+		if [ -e "$m" ]; then
+			tr '\0' '\n' <"$m" | sed -n 's/^mpt3sas\.alias=//p'
+		else
+			cut -d' ' -f1 "$IDS" | sed 's/^\(....\):\(....\)$/pci:v0000\1d0000\2sv/'
+		fi
+	else
+		for f in "/lib/modules/$1/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"*; do
+			[ -e "$f" ] && modinfo -F alias "$f" 2>/dev/null
+		done
+	fi | sed -n 's/^pci:v0000\([0-9A-Fa-f]\{4\}\)d0000\([0-9A-Fa-f]\{4\}\)sv.*/\1:\2/p' | tr 'A-F' 'a-f'
+}
+
+# The HBAs present: "ADDRESS vvvv:dddd FAMILY" for each PCI device whose ID
+# ours claims.
+present_hbas() {
+	local d id fam
+	for d in "$SYSFS"/bus/pci/devices/*; do
+		{ [ -r "$d/vendor" ] && [ -r "$d/device" ]; } || continue
+		id=$(sed 's/^0x//' "$d/vendor"):$(sed 's/^0x//' "$d/device")
+		id=$(tr 'A-F' 'a-f' <<<"$id")
+		fam=$(awk -v id="$id" '$1 == id { print $2; exit }' "$IDS" 2>/dev/null)
+		[ -z "$fam" ] || echo "${d##*/} $id $fam"
+	done
+}
+
+# missing KVER: the HBAs present whose ID kernel KVER's own mpt3sas lacks;
+# with no HBA present, the IDs ours claims that it lacks ("-" as address).
+missing() {
+	local own hbas addr id fam
+	[ -r "$IDS" ] || return 0
+	own=$(own_ids "$1")
+	hbas=$(present_hbas)
+	[ -n "$hbas" ] || hbas=$(sed 's/^/- /' "$IDS")
+	while read -r addr id fam; do
+		[ -n "$id" ] || continue
+		grep -qxF "$id" <<<"$own" || echo "$addr $id $fam"
+	done <<<"$hbas"
+}
+
+# describe MISSING: what missing's lines name, in words.
+describe() {
+	if [ "${1%% *}" = - ]; then
+		echo "the IDs of $(cut -d' ' -f3 <<<"$1" | sort -u | paste -sd' ' | sed 's/ /, /g') (no such HBA is present here)"
+	else
+		echo "the HBA $(awk '{ printf "%s%s [%s] %s", n++ ? ", " : "", $1, $2, $3 }' <<<"$1")"
+	fi
+}
+
+# The PCI devices (addresses) block device $1 (major:minor) sits behind,
+# through the devices a dm or md device is made of.
+block_pci() {
+	local p s
+	p=$(readlink -f "$SYSFS/dev/block/$1" 2>/dev/null) && [ -d "$p" ] || return 0
+	for s in "$p"/slaves/*; do
+		[ -r "$s/dev" ] && block_pci "$(cat "$s/dev")"
+	done
+	tr '/' '\n' <<<"$p" | grep -E '^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$' | tail -n 1
+}
+
+# The PCI devices the root file system is behind.
+root_pci() {
+	local mm
+	mm=$(findmnt -n -o MAJ:MIN / 2>/dev/null | head -n 1 | tr -d ' ')
+	[ -z "$mm" ] || block_pci "$mm"
+}
+
+# no_driver KVER WHY WHAT: ours is not installed for KVER (WHY); where its
+# own driver lacks a present HBA, one loud warning says what to do (WHAT)
+# before rebooting.  With no HBA present, one line names the families.
+no_driver() {
+	local k=$1 why=$2 what=$3 miss roots addr id fam
+	miss=$(missing "$k")
+	[ -n "$miss" ] || return 0
+	if [ "${miss%% *}" = - ]; then
+		echo "$NAME: note: kernel $k's own mpt3sas lacks $(describe "$miss"): one added later would have no driver under $k."
+		return 0
+	fi
+	roots=$(root_pci)
+	{
+		echo "$NAME: WARNING: ================================================================"
+		echo "$NAME: WARNING: kernel $k will boot with NO DRIVER for this HBA:"
+		while read -r addr id fam; do
+			if grep -qxF "$addr" <<<"$roots"; then
+				echo "$NAME: WARNING:   $addr [$id] $fam: the ROOT FILE SYSTEM is behind it: $k will NOT BOOT"
+			else
+				echo "$NAME: WARNING:   $addr [$id] $fam: its disks will be missing under $k"
+			fi
+		done <<<"$miss"
+		echo "$NAME: WARNING: $k's own mpt3sas lacks its ID, and ours is not installed there: $why."
+		echo "$NAME: WARNING: before rebooting: $what"
+		echo "$NAME: WARNING: ================================================================"
+	} >&2
 }
 
 # newer A B: version A sorts after version B.
@@ -100,14 +233,39 @@ decide() {
 	mpt3sas_built_in "$k" && { echo builtin; return; }
 	it=$(intree_version "$k")
 	if [ -n "$it" ] && newer "$it" "$BASE"; then
-		[ -e "$OPT_IN" ] || { echo keep-newer; return; }
-		over=-over-newer
+		if [ -e "$OPT_IN" ]; then
+			over=-over-newer
+		elif [ -n "$(missing "$k")" ]; then
+			over=-for-hba
+		else
+			echo keep-newer
+			return
+		fi
 	fi
 	if sb_enabled && ! enrolled "$(mok_cert)"; then
 		echo sb-enroll
 	else
 		echo "install$over"
 	fi
+}
+
+has_headers() {
+	[ -e "/lib/modules/$1/build/include" ] || [ -e "/lib/modules/$1/build/Makefile" ]
+}
+
+# Kernel $1 has no headers: one line, and the warning where it matters.
+no_headers() {
+	local k=$1
+	if mpt3sas_built_in "$k"; then
+		setup "$k"
+		return
+	fi
+	echo "$NAME: kernel $k has no headers (/lib/modules/$k/build): ours not built for $k (install kernel-devel-$k or linux-headers-$k, then: $SELF install $k)."
+	case $(decide "$k") in
+	keep-newer) ;;
+	*) no_driver "$k" "it has no headers to build ours against" \
+		"install the headers of $k (kernel-devel-$k or linux-headers-$k), then run $SELF install $k; until then, do not boot $k" ;;
+	esac
 }
 
 installed() {
@@ -129,9 +287,17 @@ dkms_step() {
 	dkms "$act" -m "$NAME" -v "$VERSION" -k "$k" "$@" || rc=$?
 	case $rc in
 	0) ;;
-	77) echo "$NAME supports kernels $RANGE; $k is not supported: skipped." ;;
-	*) echo "$NAME: warning: the build for kernel $k failed (exit $rc);" \
-		"see /var/lib/dkms/$NAME/$VERSION/build/make.log" >&2 ;;
+	77)
+		echo "$NAME supports kernels $RANGE; $k is not supported: skipped."
+		no_driver "$k" "$NAME supports kernels $RANGE only" \
+			"do not boot $k: keep the running kernel as the default boot entry, or boot a kernel that drives it"
+		;;
+	*)
+		echo "$NAME: warning: the build for kernel $k failed (exit $rc);" \
+			"see /var/lib/dkms/$NAME/$VERSION/build/make.log" >&2
+		no_driver "$k" "its build failed (/var/lib/dkms/$NAME/$VERSION/build/make.log)" \
+			"install the headers of $k (kernel-devel-$k or linux-headers-$k) and what make.log asks for, then run $SELF install $k; until it succeeds, do not boot $k"
+		;;
 	esac
 	return $rc
 }
@@ -141,9 +307,15 @@ setup() {
 	case $(decide "$k") in
 	builtin)
 		echo "$NAME: kernel $k has mpt3sas built in, and a module cannot replace a built-in driver: ours not installed for $k."
+		no_driver "$k" "its mpt3sas is built in, which no module can replace" \
+			"do not boot $k: keep the running kernel as the default boot entry"
 		;;
 	keep-newer)
 		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): kept it, ours not installed (to install ours anyway: touch $OPT_IN; $SELF install $k)."
+		;;
+	install-for-hba)
+		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE), but it lacks $(describe "$(missing "$k")"): installing ours."
+		dkms_step install "$k" --force-version-override && rebuild_initramfs "$k"
 		;;
 	install-over-newer)
 		echo "$NAME: kernel $k has its own mpt3sas $(intree_version "$k"), newer than ours ($BASE): installing ours, as $OPT_IN asks."
@@ -160,6 +332,8 @@ $NAME: Secure Boot is on and the DKMS signing key ($cert) is not enrolled: built
   3. $SELF install $k
      (or: dkms install -m $NAME -v $VERSION -k $k && update-initramfs -u -k $k, or dracut -f --kver $k)
 EOT
+		no_driver "$k" "Secure Boot is on and the DKMS key ($cert) is not enrolled" \
+			"enrol the key and run $SELF install $k (the steps above), or do not boot $k"
 		;;
 	install)
 		dkms_step install "$k" && rebuild_initramfs "$k"
@@ -172,17 +346,43 @@ case ${1:-} in
 all)
 	for d in /lib/modules/*; do
 		k=${d##*/}
-		[ -e "$d/build/include" ] || [ -e "$d/build/Makefile" ] || continue
+		# A kernel, not what a removed one left behind.
+		has_headers "$k" || [ -e "$d/modules.dep" ] || [ -d "$d/kernel" ] || continue
 		installed "$k" && continue
-		setup "$k"
+		if has_headers "$k"; then
+			setup "$k"
+		else
+			no_headers "$k"
+		fi
 	done
+	;;
+hook)
+	[ $# = 2 ] || { echo "usage: $0 hook KVER" >&2; exit 2; }
+	if installed "$2"; then
+		# dkms's own hook installed ours: signed with a key the
+		# firmware may not know yet.
+		if [ "$(decide "$2")" = sb-enroll ]; then
+			no_driver "$2" "Secure Boot is on and the DKMS key ($(mok_cert)) is not enrolled: ours will not load" \
+				"enrol the key: mokutil --import $(mok_cert), reboot into MokManager and choose Enroll MOK; or do not boot $2"
+		fi
+	elif has_headers "$2"; then
+		setup "$2"
+	else
+		no_headers "$2"
+	fi
+	;;
+missing)
+	[ $# = 2 ] || { echo "usage: $0 missing KVER" >&2; exit 2; }
+	missing "$2"
 	;;
 install)
 	[ $# = 2 ] || { echo "usage: $0 install KVER" >&2; exit 2; }
 	if installed "$2"; then
 		echo "$NAME $VERSION is already installed for $2."
-	else
+	elif has_headers "$2"; then
 		setup "$2"
+	else
+		no_headers "$2"
 	fi
 	;;
 decide)
@@ -190,7 +390,7 @@ decide)
 	decide "$2"
 	;;
 *)
-	echo "usage: $0 all | install KVER | decide KVER" >&2
+	echo "usage: $0 all | install KVER | hook KVER | decide KVER | missing KVER" >&2
 	exit 2
 	;;
 esac
