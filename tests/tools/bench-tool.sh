@@ -196,6 +196,12 @@ if [ "$(id -u)" = 0 ]; then
 	zpool_status "$f" home /dev/disk/by-id/ata-disk2-part1
 	ln -s ../../sdb1 "$f/dev/disk/by-id/ata-disk2-part1"
 	safety "lets a machine booted from another controller through" 0 "$f"
+	says "names the HBA it found free" 'nothing holds a device behind mpt3sas HBA 0000:00:03.0'
+	# The same machine without its mpt3sas HBA: sda is on another driver.
+	rm "$f/$hba/driver"
+	safety "--check on a machine without an mpt3sas HBA" 0 "$f"
+	says "says that there is no mpt3sas HBA" 'no mpt3sas HBA on this machine: no PCI device is bound to mpt3sas (mpt3sas is not loaded), and no disk is behind one'
+	ln -s ../../../bus/pci/drivers/mpt3sas "$f/$hba/driver"
 	mountinfo "$f" "8:1 / /dev/sda1" "8:17 /home /dev/sdb1"
 	safety "refuses when / is on a partition behind mpt3sas" 3 "$f"
 	says "names the disk, the HBA and the mount" 'sda1 (behind mpt3sas HBA 0000:00:03.0): mounted on /'
@@ -503,6 +509,10 @@ if [ "$rc" = 2 ] && [ ! -e "$f/calls" ]; then
 else
 	ktap_test_fail "non-root run: exit $rc"
 fi
+
+# --help is for administrators: no source file or patch of ours in it.
+src_refs=$("$tool" --help | grep -nE '[A-Za-z0-9_/]+\.[ch]\b|\bpatch [0-9]{4}\b|src/' || true)
+ktap_test_result "--help cites no source file or patch${src_refs:+ (found: $src_refs)}" [ -z "$src_refs" ]
 
 # --- the man page: the options the script parses, its --help and
 # mpt3sas-pool-timing(8) name the same set, and groff renders it cleanly
