@@ -9,12 +9,21 @@
  * allocation from a pool: single, zeroed or bulk, one each), coherent (a
  * dma_alloc_coherent() of the driver; NAME is the calling function),
  * slab (a slab of chainpool, as if memory ran out; counted per pool:
- * creating a pool of NAME restarts it) or topslab (a slab of a pool's
- * largest order, so that a smaller one is tried).  NAME is '_' for ' ',
- * or '*' for any.  N '*' fails every such call; a trailing '+' fails
- * every later create, alloc and coherent call too, as memory that runs
- * out there.  pool_fail=trace fails nothing and logs the points: every
- * create and coherent call and the first alloc of each name.
+ * creating a pool of NAME restarts it), topslab (a slab of a pool's
+ * largest order, so that a smaller one is tried) or kmalloc (a k*alloc()
+ * of the driver; NAME is the calling function and line, FUNCTION.LINE).
+ * NAME is '_' for ' ', or '*' for any.  N '*' fails every such call; a
+ * trailing '+' fails every later create, alloc, coherent and kmalloc
+ * call too, as memory that runs out there.  pool_fail=trace fails
+ * nothing and logs the points: every create and coherent call and the
+ * first alloc and kmalloc of each name.
+ *
+ * pool_fail=cross4g:NAME:N fails nothing: once, the Nth slab of chainpool's
+ * pool NAME comes back with a DMA address that puts the slab across a
+ * 4 GiB line (CROSS4G_DMA), as the coherent allocation could on a
+ * machine with memory above 4 GiB.  The memory is the real allocation's;
+ * dma_free_coherent() takes the address back.  The driver must check the
+ * block before handing it to the HBA and retry with a 32-bit mask.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -25,11 +34,20 @@
 #include "chainpool.h"
 #include "cp_fault.h"
 
-/* This file implements the renamed call; it must see the real one. */
+/* This file implements the renamed calls; it must see the real ones. */
 #undef dma_alloc_coherent
+#undef dma_free_coherent
 
-#define CP_FAULT_NAME_LEN	32
-#define CP_FAULT_NR_NAMES	24
+#define CP_FAULT_NAME_LEN	64
+#define CP_FAULT_NR_NAMES	160
+
+/* Ops of the test builds beyond chainpool's */
+#define CP_OP_KMALLOC	CHAINPOOL_FAULT_NR_OPS
+#define CP_OP_CROSS4G	(CHAINPOOL_FAULT_NR_OPS + 1)
+#define CP_OP_NR		(CHAINPOOL_FAULT_NR_OPS + 2)
+
+/* 64 bytes below 8 GiB: a block of more than 64 bytes there crosses 8 GiB */
+#define CROSS4G_DMA		((dma_addr_t)(8ULL << 30) - 64)
 
 static const char * const cp_fault_ops[] = {
 	[CHAINPOOL_FAULT_CREATE] = "create",
@@ -37,6 +55,8 @@ static const char * const cp_fault_ops[] = {
 	[CHAINPOOL_FAULT_COHERENT] = "coherent",
 	[CHAINPOOL_FAULT_SLAB] = "slab",
 	[CHAINPOOL_FAULT_TOP_SLAB] = "topslab",
+	[CP_OP_KMALLOC] = "kmalloc",
+	[CP_OP_CROSS4G] = "cross4g",
 };
 
 /* The setting; @nth 0 is every call. */
@@ -44,7 +64,7 @@ struct cp_fault_spec {
 	bool armed;
 	bool trace;
 	bool persist;
-	enum chainpool_fault_op op;
+	unsigned int op;
 	u32 nth;
 	char name[CP_FAULT_NAME_LEN];
 };
@@ -53,10 +73,14 @@ static struct {
 	struct cp_fault_spec spec;
 	bool tripped;
 	char text[CP_FAULT_NAME_LEN + 24];
+	/* cross4g: the next slab's address is moved; the one moved */
+	bool cross4g_next;
+	void *cross4g_cpu;
+	dma_addr_t cross4g_real;
 	unsigned int nr_names;
 	struct {
 		char name[CP_FAULT_NAME_LEN];
-		u32 calls[CHAINPOOL_FAULT_NR_OPS];
+		u32 calls[CP_OP_NR];
 	} names[CP_FAULT_NR_NAMES];
 } cp_fault;
 static DEFINE_SPINLOCK(cp_fault_lock);	/* pool allocations may be atomic */
@@ -99,6 +123,8 @@ static int cp_fault_parse(char *s, struct cp_fault_spec *f)
 	}
 	if (strcmp(s, "*") && (kstrtou32(s, 10, &f->nth) || !f->nth))
 		return -EINVAL;
+	if (f->op == CP_OP_CROSS4G && (!f->nth || f->persist))
+		return -EINVAL;
 	cp_fault_key(f->name, name);
 	return 0;
 }
@@ -108,6 +134,7 @@ static int pool_fail_set(const char *val, const struct kernel_param *kp)
 	struct cp_fault_spec f = { };
 	char buf[sizeof(cp_fault.text)];
 	unsigned long flags;
+	bool busy;
 
 	if (strscpy(buf, val, sizeof(buf)) < 0)
 		goto bad;
@@ -115,14 +142,21 @@ static int pool_fail_set(const char *val, const struct kernel_param *kp)
 	if (cp_fault_parse(buf, &f))
 		goto bad;
 	spin_lock_irqsave(&cp_fault_lock, flags);
-	memset(&cp_fault, 0, sizeof(cp_fault));
-	strscpy(cp_fault.text, val, sizeof(cp_fault.text));
-	strim(cp_fault.text);
-	cp_fault.spec = f;
+	busy = cp_fault.cross4g_cpu;
+	if (!busy) {
+		memset(&cp_fault, 0, sizeof(cp_fault));
+		strscpy(cp_fault.text, val, sizeof(cp_fault.text));
+		strim(cp_fault.text);
+		cp_fault.spec = f;
+	}
 	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	if (busy) {
+		pr_err("pool_fail: a slab moved across 4 GiB is not given back yet\n");
+		return -EBUSY;
+	}
 	return 0;
 bad:
-	pr_err("pool_fail=%s is not OP:NAME:N[+] (OP create, alloc, coherent, slab or topslab), trace or off\n",
+	pr_err("pool_fail=%s is not OP:NAME:N[+] (OP create, alloc, coherent, slab, topslab, kmalloc or cross4g), trace or off\n",
 	       val);
 	return -EINVAL;
 }
@@ -147,18 +181,12 @@ module_param_cb(pool_fail, &pool_fail_ops, NULL, 0600);
 MODULE_PARM_DESC(pool_fail,
 		 "test build: fail a DMA allocation: OP:NAME:N[+], trace, or off (default)");
 
-/**
- * chainpool_fault() - count a call at a fault point; should it fail?
- * @op: what is called
- * @name: the pool, or for CHAINPOOL_FAULT_COHERENT the calling function
- * @dev: the device, for the log line
- *
- * Return: true if pool_fail says this call fails.
- */
-bool chainpool_fault(enum chainpool_fault_op op, const char *name,
-		     struct device *dev)
+/* Count a call of @op at @name; should it fail?  @dev may be NULL. */
+static bool cp_fault_point(unsigned int op, const char *name,
+			   struct device *dev)
 {
-	bool slab = op >= CHAINPOOL_FAULT_SLAB, fail = false, log;
+	bool slab = op == CHAINPOOL_FAULT_SLAB || op == CHAINPOOL_FAULT_TOP_SLAB;
+	bool fail = false, log, cross = false;
 	struct cp_fault_spec *f = &cp_fault.spec;
 	char key[CP_FAULT_NAME_LEN];
 	unsigned long flags;
@@ -182,7 +210,15 @@ bool chainpool_fault(enum chainpool_fault_op op, const char *name,
 		if (op == CHAINPOOL_FAULT_CREATE)
 			cp_fault.names[i].calls[CHAINPOOL_FAULT_SLAB] = 0;
 	}
-	if (cp_fault.tripped && !slab) {
+	if (f->op == CP_OP_CROSS4G) {
+		/* a slab of the pool, counted as the slab op counts them */
+		cross = op == CHAINPOOL_FAULT_SLAB && n == f->nth &&
+			!strcmp(key, f->name) && !cp_fault.tripped;
+		/* once: the pools the driver creates again count anew */
+		cp_fault.tripped |= cross;
+		if (op == CHAINPOOL_FAULT_SLAB)
+			cp_fault.cross4g_next = cross;
+	} else if (cp_fault.tripped && !slab) {
 		fail = true;
 	} else if (!f->trace && op == f->op && (!f->nth || n == f->nth) &&
 		   (!strcmp(f->name, "*") || !strcmp(key, f->name))) {
@@ -190,15 +226,56 @@ bool chainpool_fault(enum chainpool_fault_op op, const char *name,
 		cp_fault.tripped = f->persist;
 	}
 	log = !slab && (fail || (f->trace &&
-				 (op != CHAINPOOL_FAULT_ALLOC || n == 1)));
+				 ((op != CHAINPOOL_FAULT_ALLOC &&
+				   op != CP_OP_KMALLOC) || n == 1)));
 	spin_unlock_irqrestore(&cp_fault_lock, flags);
-	if (log && fail)
+	if (cross)
+		dev_warn(dev, "pool_fail: cross4g:%s:%u: the slab's DMA address is moved across 4 GiB\n",
+			 key, n);
+	if (log && fail && dev)
 		dev_warn(dev, "pool_fail: %s:%s:%u fails\n", cp_fault_ops[op],
 			 key, n);
-	else if (log)
+	else if (log && fail)
+		pr_warn("mpt3sas: pool_fail: %s:%s:%u fails\n",
+			cp_fault_ops[op], key, n);
+	else if (log && dev)
 		dev_info(dev, "pool_fail: point %s:%s:%u\n", cp_fault_ops[op],
 			 key, n);
+	else if (log)
+		pr_info("mpt3sas: pool_fail: point %s:%s:%u\n",
+			cp_fault_ops[op], key, n);
 	return fail;
+}
+
+/**
+ * chainpool_fault() - count a call at a fault point; should it fail?
+ * @op: what is called
+ * @name: the pool, or for CHAINPOOL_FAULT_COHERENT the calling function
+ * @dev: the device, for the log line
+ *
+ * Return: true if pool_fail says this call fails.
+ */
+bool chainpool_fault(enum chainpool_fault_op op, const char *name,
+		     struct device *dev)
+{
+	return cp_fault_point(op, name, dev);
+}
+
+/**
+ * cp_fault_kmalloc() - a k*alloc() of the driver, a fault point
+ * @caller: the calling function
+ * @line: the line of the call
+ *
+ * Return: true if pool_fail says this call fails.
+ */
+bool cp_fault_kmalloc(const char *caller, unsigned int line)
+{
+	char name[CP_FAULT_NAME_LEN];
+
+	if (!READ_ONCE(cp_fault.spec.armed))
+		return false;
+	snprintf(name, sizeof(name), "%s.%u", caller, line);
+	return cp_fault_point(CP_OP_KMALLOC, name, NULL);
 }
 
 /**
@@ -217,4 +294,66 @@ void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 	if (chainpool_fault(CHAINPOOL_FAULT_COHERENT, caller, dev))
 		return NULL;
 	return dma_alloc_coherent(dev, size, dma, gfp);
+}
+
+/**
+ * cp_dma_alloc_slab() - chainpool's dma_alloc_coherent() for a slab
+ * @dev: the device
+ * @size: bytes wanted
+ * @dma: set to the DMA address
+ * @gfp: allocation flags
+ *
+ * Return: the CPU address, or NULL.  After the slab that cross4g names,
+ * *@dma is CROSS4G_DMA instead of the real address.
+ */
+void *cp_dma_alloc_slab(struct device *dev, size_t size, dma_addr_t *dma,
+			gfp_t gfp)
+{
+	unsigned long flags;
+	dma_addr_t real = 0;
+	bool cross;
+	void *cpu;
+
+	cpu = dma_alloc_coherent(dev, size, dma, gfp);
+	spin_lock_irqsave(&cp_fault_lock, flags);
+	cross = cpu && cp_fault.cross4g_next && !cp_fault.cross4g_cpu;
+	cp_fault.cross4g_next = false;
+	if (cross) {
+		real = *dma;
+		cp_fault.cross4g_cpu = cpu;
+		cp_fault.cross4g_real = real;
+		*dma = CROSS4G_DMA;
+	}
+	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	if (cross)
+		dev_warn(dev, "pool_fail: cross4g: %zu bytes at dma 0x%llx handed out at 0x%llx\n",
+			 size, (unsigned long long)real,
+			 (unsigned long long)CROSS4G_DMA);
+	return cpu;
+}
+
+/**
+ * cp_dma_free_coherent() - dma_free_coherent(), taking a moved slab back
+ * @dev: the device
+ * @size: bytes
+ * @cpu: the CPU address
+ * @dma: the DMA address handed out
+ */
+void cp_dma_free_coherent(struct device *dev, size_t size, void *cpu,
+			  dma_addr_t dma)
+{
+	unsigned long flags;
+	bool moved;
+
+	spin_lock_irqsave(&cp_fault_lock, flags);
+	moved = cpu && cpu == cp_fault.cross4g_cpu && dma == CROSS4G_DMA;
+	if (moved) {
+		dma = cp_fault.cross4g_real;
+		cp_fault.cross4g_cpu = NULL;
+	}
+	spin_unlock_irqrestore(&cp_fault_lock, flags);
+	if (moved)
+		dev_info(dev, "pool_fail: cross4g: the slab at 0x%llx is given back\n",
+			 (unsigned long long)CROSS4G_DMA);
+	dma_free_coherent(dev, size, cpu, dma);
 }

@@ -1,16 +1,96 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Test builds only (CP_FAULT=1): every dma_alloc_coherent() of the driver
- * becomes a fault point named by its caller (cp_fault.c).
+ * Test builds only (CP_FAULT=1), force-included (cp_fault.c):
+ *
+ * - in the driver's files, every dma_alloc_coherent() becomes a fault
+ *   point named by its caller, and every kmalloc(), kzalloc(), kcalloc(),
+ *   kmalloc_array(), krealloc(), kvmalloc() and kvzalloc() one named by its
+ *   caller and line (kzalloc_obj() and kzalloc_objs() are these too);
+ * - in chainpool's (CP_FAULT_SLABS), a slab's dma_alloc_coherent() may
+ *   hand back a DMA address placed across a 4 GiB line, which
+ *   dma_free_coherent() takes back.
  */
 #ifndef CP_FAULT_H
 #define CP_FAULT_H
 
 #include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 
 void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 			    gfp_t gfp, const char *caller);
+void *cp_dma_alloc_slab(struct device *dev, size_t size, dma_addr_t *dma,
+			gfp_t gfp);
+void cp_dma_free_coherent(struct device *dev, size_t size, void *cpu,
+			  dma_addr_t dma);
+bool cp_fault_kmalloc(const char *caller, unsigned int line);
+
+#undef dma_free_coherent
+#define dma_free_coherent(dev, size, cpu, dma) \
+	cp_dma_free_coherent(dev, size, cpu, dma)
+
+#ifdef CP_FAULT_SLABS
+#define dma_alloc_coherent(dev, size, dma, gfp) \
+	cp_dma_alloc_slab(dev, size, dma, gfp)
+#else
 #define dma_alloc_coherent(dev, size, dma, gfp) \
 	cp_dma_alloc_coherent(dev, size, dma, gfp, __func__)
+
+/* The real calls, taken before the names are renamed */
+static inline void *cp_real_kmalloc(size_t n, gfp_t gfp)
+{
+	return kmalloc(n, gfp);
+}
+
+static inline void *cp_real_kzalloc(size_t n, gfp_t gfp)
+{
+	return kzalloc(n, gfp);
+}
+
+static inline void *cp_real_kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	return kmalloc_array(n, size, gfp);
+}
+
+static inline void *cp_real_kcalloc(size_t n, size_t size, gfp_t gfp)
+{
+	return kcalloc(n, size, gfp);
+}
+
+static inline void *cp_real_krealloc(const void *p, size_t n, gfp_t gfp)
+{
+	return krealloc(p, n, gfp);
+}
+
+static inline void *cp_real_kvmalloc(size_t n, gfp_t gfp)
+{
+	return kvmalloc(n, gfp);
+}
+
+static inline void *cp_real_kvzalloc(size_t n, gfp_t gfp)
+{
+	return kvzalloc(n, gfp);
+}
+
+#define CP_FAULT_KMALLOC(call) \
+	(cp_fault_kmalloc(__func__, __LINE__) ? NULL : (call))
+
+#undef kmalloc
+#undef kzalloc
+#undef kmalloc_array
+#undef kcalloc
+#undef krealloc
+#undef kvmalloc
+#undef kvzalloc
+#define kmalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kmalloc(n, gfp))
+#define kzalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kzalloc(n, gfp))
+#define kmalloc_array(n, size, gfp) \
+	CP_FAULT_KMALLOC(cp_real_kmalloc_array(n, size, gfp))
+#define kcalloc(n, size, gfp) \
+	CP_FAULT_KMALLOC(cp_real_kcalloc(n, size, gfp))
+#define krealloc(p, n, gfp)	CP_FAULT_KMALLOC(cp_real_krealloc(p, n, gfp))
+#define kvmalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kvmalloc(n, gfp))
+#define kvzalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kvzalloc(n, gfp))
+#endif /* CP_FAULT_SLABS */
 
 #endif /* CP_FAULT_H */
