@@ -11,11 +11,19 @@
 #   all, refuses it too;
 # - a kernel with mpt3sas built in: a stand-in release with 6.1's headers
 #   and a modules.builtin listing mpt3sas: one line, nothing installed;
-# - a kernel whose in-tree mpt3sas is newer than ours: a 6.12 from
-#   bookworm-security (installed here if missing, and removed again) with
-#   its module's version rewritten: kept by default with one line; ours
-#   only with /etc/mpt3sas-chainpool/replace-newer and the command the
-#   line names.
+# - a kernel whose in-tree mpt3sas is newer than ours: a stand-in release
+#   with 6.1's headers and 6.12's module, its version rewritten: kept by
+#   default with one line, which names the command to install ours; with
+#   /etc/mpt3sas-chainpool/replace-newer the decision is to install ours;
+# - no HBA left without a driver, on a stand-in sysfs with a SAS2008
+#   (1000:0072) that the root file system is behind: a 6.12 from
+#   bookworm-security (installed here if missing, and removed again) whose
+#   in-tree mpt3sas is newer than ours and lacks SAS2008 gets ours; the
+#   kernels that cannot get ours and whose own driver lacks it (out of
+#   range, built in, a failed build, no headers) each get one loud
+#   warning naming the HBA, the kernel and the root file system; a
+#   kernel without headers gets its line from `kernel-setup.sh all` and
+#   from the package's kernel hook after dkms's.
 #
 #   tests/packaging/deb-range.sh       (KVER=<6.1 release>, KVER2=<6.12 release>)
 
@@ -70,17 +78,27 @@ step "a stand-in kernel $old_k, older than $kmin"
 standin "$old_k"
 range_line="$name supports kernels $kmin and newer; $old_k is not supported: skipped."
 
+# The machine has a SAS2008, and / is on its disk: a stand-in sysfs.
+export MPT3SAS_CP_SYSFS=$work/sys
+hba="0000:05:00.0 [1000:0072] SAS2008"
+rm -rf "$MPT3SAS_CP_SYSFS"
+standin_sysfs "$MPT3SAS_CP_SYSFS" 0000:05:00.0 1000:0072
+
 # A kernel whose own mpt3sas is newer than our base: the package keeps
-# it, in one line, and installs ours only where $optin asks.  No kernel
-# has such a driver yet: $kver2's in-tree module (or $kver's if it has
-# none) becomes a stand-in, its version string rewritten to $newer (the
-# same length).  This root is thrown away after the run.
+# it, in one line, and installs ours only where $optin asks, or where it
+# lacks a present HBA.  No kernel has such a driver yet: 6.12's in-tree
+# module (or 6.1's if it has none) becomes a stand-in, its version string
+# rewritten to $newer (the same length): for the stand-in $newk as it is,
+# for $kver2 without SAS2008's ID (as RHEL 10's lacks it).  This root is
+# thrown away after the run.
 newer=55.100.00.00
 optin=/etc/$name/replace-newer
 mdir=/lib/modules/$kver2/kernel/drivers/scsi/mpt3sas
+newk=${kver%-amd64}-newer
+ndir=/lib/modules/$newk/kernel/drivers/scsi/mpt3sas
 src_ko=$(find "$mdir" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas" -name 'mpt3sas.ko*' 2>/dev/null | head -n 1)
-step "a stand-in in-tree mpt3sas $newer for $kver2 (from $src_ko)"
-mkdir -p "$work" "$mdir"
+step "stand-in in-tree mpt3sas $newer for $newk, and without SAS2008 for $kver2 (from $src_ko)"
+mkdir -p "$work" "$mdir" "$ndir"
 cp "$src_ko" "$work/intree.ko.${src_ko##*.}"
 src_ko=$work/intree.ko.${src_ko##*.}
 rm -f "$mdir"/mpt3sas.ko*
@@ -88,10 +106,17 @@ case $src_ko in
 *.xz) xz -dc "$src_ko" ;;
 *.zst) zstd -qdc "$src_ko" ;;
 *) cat "$src_ko" ;;
-esac | perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$newer"'\0/' >"$mdir/mpt3sas.ko"
+esac | perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$newer"'\0/' >"$ndir/mpt3sas.ko"
+perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/' "$ndir/mpt3sas.ko" >"$mdir/mpt3sas.ko"
 depmod "$kver2"
+standin "$newk"
 ktap_test_result "$kver2's in-tree mpt3sas is $newer" [ "$(modinfo -k "$kver2" -F version mpt3sas)" = "$newer" ]
-keep="$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): kept it, ours not installed"
+ktap_test_result "$kver2's in-tree mpt3sas lacks SAS2008 (1000:0072)" \
+	not grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$kver2" -F alias mpt3sas)"
+ktap_test_result "$newk's in-tree mpt3sas is $newer, with SAS2008" \
+	grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$newk" -F alias mpt3sas)"
+keep="$name: kernel $newk has its own mpt3sas $newer, newer than ours ($base): kept it, ours not installed"
+forhba="$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base), but it lacks the HBA $hba: installing ours."
 
 # A kernel with mpt3sas built in (CONFIG_SCSI_MPT3SAS=y), which no module
 # can replace: a stand-in release in range, with $kver's headers and a
@@ -101,6 +126,25 @@ bdir=/lib/modules/$builtin_k
 step "a stand-in kernel $builtin_k with mpt3sas built in"
 standin "$builtin_k" kernel/drivers/scsi/mpt3sas/mpt3sas.ko
 builtin_line="$name: kernel $builtin_k has mpt3sas built in, and a module cannot replace a built-in driver: ours not installed for $builtin_k."
+# Its built-in driver claims SAS3008 only.
+printf 'mpt3sas.alias=pci:v00001000d00000097sv*sd*bc*sc*i*\0' >"$bdir/modules.builtin.modinfo"
+
+# A kernel whose build fails (headers that cannot build anything), and
+# one without headers; neither has an mpt3sas of its own.
+fail_k=${kver%-amd64}-badheaders
+step "a stand-in kernel $fail_k whose build fails, and ${kver%-amd64}-noheaders"
+mkdir -p "/lib/modules/$fail_k/build"
+printf 'all %%:\n\t@echo stand-in headers that build nothing; false\n' >"/lib/modules/$fail_k/build/Makefile"
+mkdir -p "/lib/modules/$fail_k/build/include"
+printf '%s\n' kernel/drivers/scsi/scsi_mod.ko >"/lib/modules/$fail_k/modules.builtin"
+depmod "$fail_k"
+standins="$standins /lib/modules/$fail_k"
+nohdr_k=${kver%-amd64}-noheaders
+mkdir -p "/lib/modules/$nohdr_k"
+printf '%s\n' kernel/drivers/scsi/scsi_mod.ko >"/lib/modules/$nohdr_k/modules.builtin"
+depmod "$nohdr_k"
+standins="$standins /lib/modules/$nohdr_k"
+nohdr_line="$name: kernel $nohdr_k has no headers (/lib/modules/$nohdr_k/build): ours not built for $nohdr_k"
 
 step "installing the package"
 deb=$(build_debs "$work/full")
@@ -115,13 +159,37 @@ ktap_test_result "the install says so in one line: '$builtin_line'" \
 	[ "$(tr -d '\r' <"$work/install-newer.log" | grep -cxF "$builtin_line")" = 1 ]
 ktap_test_result "installed for $kver (in-tree 43.100.00.00)" dkms_installed "$kver"
 ktap_test_result "modinfo -k $kver resolves to ours" glob "$(resolved_path "$kver")" "/lib/modules/$kver/updates/*"
-ktap_test_result "not installed for $kver2 (in-tree $newer)" not dkms_installed "$kver2"
-ktap_test_result "$kver2 still resolves to its in-tree $newer" \
-	[ "$(resolved_path "$kver2") $(resolved_version "$kver2")" = "$mdir/mpt3sas.ko $newer" ]
+ktap_test_result "not installed for $newk (in-tree $newer)" not dkms_installed "$newk"
+ktap_test_result "$newk still resolves to its in-tree $newer" \
+	[ "$(resolved_path "$newk") $(resolved_version "$newk")" = "$ndir/mpt3sas.ko $newer" ]
 ktap_test_result "the install says so in one line: '$keep'" grep -qF "$keep" "$work/install-newer.log"
-# dkms's own "Error!" for the kernel out of range is expected: no other.
+ktap_test_result "installed for $kver2 (in-tree $newer without SAS2008, a SAS2008 present)" dkms_installed "$kver2"
+ktap_test_result "modinfo -k $kver2 resolves to ours under updates/" \
+	glob "$(resolved_path "$kver2") $(resolved_version "$kver2")" "/lib/modules/$kver2/updates/* $base-*"
+ktap_test_result "the install says why in one line: '$forhba'" \
+	[ "$(tr -d '\r' <"$work/install-newer.log" | grep -cxF "$forhba")" = 1 ]
+# One loud warning for each kernel that boots with no driver for the
+# SAS2008, none for those that drive it.
+for k in "$old_k" "$builtin_k" "$fail_k" "$nohdr_k"; do
+	ktap_test_result "one warning: $k will boot with no driver for the SAS2008" \
+		[ "$(no_driver_warning "$work/install-newer.log" "$k")" = 1 ]
+done
+for k in "$kver" "$kver2" "$newk"; do
+	ktap_test_result "no warning for $k" [ "$(no_driver_warning "$work/install-newer.log" "$k")" = 0 ]
+done
+ktap_test_result "the warning names the HBA and the root file system behind it" \
+	[ "$(tr -d '\r' <"$work/install-newer.log" | grep -cxF "$name: WARNING:   $hba: the ROOT FILE SYSTEM is behind it: $fail_k will NOT BOOT")" = 1 ]
+ktap_test_result "what to do before rebooting: for a failed build, the headers" \
+	grep -qF "$name: WARNING: before rebooting: install the headers of $fail_k" "$work/install-newer.log"
+ktap_test_result "what to do before rebooting: out of range, built in: do not boot it" \
+	[ "$(grep -cE "$name: WARNING: before rebooting: do not boot ($old_k|$builtin_k):" "$work/install-newer.log")" = 2 ]
+ktap_test_result "kernel-setup.sh all: one line for $nohdr_k (no headers)" \
+	[ "$(tr -d '\r' <"$work/install-newer.log" | grep -cF "$nohdr_line")" = 1 ]
+ktap_test_result "not installed for $fail_k (its build failed)" not dkms_installed "$fail_k"
+# dkms's own "Error!" for the kernels out of range and without working
+# headers is expected: no other.
 complaints=$(grep -E 'not newer|warning: the build|Error!' "$work/install-newer.log" |
-	grep -vF "/$old_k/" || true)
+	grep -vF -e "/$old_k/" -e "$fail_k" || true)
 ktap_test_result "no other dkms error or warning${complaints:+: $complaints}" [ -z "$complaints" ]
 ktap_test_result "not installed for $old_k (older than $kmin)" not dkms_installed "$old_k"
 ktap_test_result "nothing of ours in $old_k's modules" \
@@ -153,27 +221,43 @@ if [ "$rc" != 0 ] && grep -qF "$name supports kernels $kmin and newer; $old_k is
 ktap_test_result "dkms.mk refuses $old_k with the message" [ "$refused" = yes ]
 ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin"
 
+# The package's kernel hook, after dkms's own, for a kernel installed
+# later: the same rules (here: no headers, the warning).
+step "the kernel hook for $nohdr_k, as run-parts runs it after dkms's"
+ktap_test_result "the kernel hook comes after dkms's in /etc/kernel/postinst.d" \
+	[ "$(run-parts --test /etc/kernel/postinst.d | grep -n -e '/dkms$' -e "/dkms-$name\$" | cut -d: -f2 | paste -sd' ')" = \
+	  "/etc/kernel/postinst.d/dkms /etc/kernel/postinst.d/dkms-$name" ]
+# dkms's and ours only: not initramfs-tools' or the boot loader's.
+for f in $(run-parts --test /etc/kernel/postinst.d); do
+	case ${f##*/} in
+	dkms | "dkms-$name") "$f" "$nohdr_k" "/boot/vmlinuz-$nohdr_k" || true ;;
+	esac
+done >"$work/hook.log" 2>&1
+cat "$work/hook.log"
+ktap_test_result "hook: one line for $nohdr_k (no headers)" [ "$(grep -cF "$nohdr_line" "$work/hook.log")" = 1 ]
+ktap_test_result "hook: one warning, $nohdr_k will boot with no driver for the SAS2008" \
+	[ "$(no_driver_warning "$work/hook.log" "$nohdr_k")" = 1 ]
+
 step "opting in: $optin, then the command the line names"
 mkdir -p "/etc/$name"
 touch "$optin"
 # apt runs dpkg on a pty: the log's lines end in \r\n.
 cmd=$(tr -d '\r' <"$work/install-newer.log" |
-	sed -n "s|^$name: kernel $kver2 .*to install ours anyway: touch $optin; \(.*\))\.\$|\1|p")
+	sed -n "s|^$name: kernel $newk .*to install ours anyway: touch $optin; \(.*\))\.\$|\1|p")
 echo "command: $cmd"
-ktap_test_result "the line names the command: bash /usr/src/$name-*/kernel-setup.sh install $kver2" \
-	glob "$cmd" "bash /usr/src/$name-*/kernel-setup.sh install $kver2"
-# shellcheck disable=SC2086 # a command line
-$cmd 2>&1 | tee "$work/optin.log" | grep -v '^readelf: Warning'
-ktap_test_result "opt-in: installed for $kver2" dkms_installed "$kver2"
-ktap_test_result "opt-in: modinfo -k $kver2 resolves to ours under updates/" \
-	glob "$(resolved_path "$kver2") $(resolved_version "$kver2")" "/lib/modules/$kver2/updates/* $base-*"
-ktap_test_result "opt-in: one line says ours replaces $newer as asked" \
-	grep -qF "$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base): installing ours, as $optin asks." "$work/optin.log"
+ktap_test_result "the line names the command: bash /usr/src/$name-*/kernel-setup.sh install $newk" \
+	glob "$cmd" "bash /usr/src/$name-*/kernel-setup.sh install $newk"
+# The decision only: its install is the one $kver2 got above (dkms
+# install --force-version-override); a third build would cost a minute.
+d=$(bash /usr/src/"$name"-*/kernel-setup.sh decide "$newk")
+ktap_test_result "opt-in: kernel-setup.sh decide $newk: install-over-newer (got: $d)" [ "$d" = install-over-newer ]
+rm -f "$optin"
 
 purge_step
 # shellcheck disable=SC2086 # a list
 rm -rf "/etc/${name:?}" $standins
 ktap_test_result "$kver2 resolves to its in-tree $newer again" [ "$(resolved_version "$kver2")" = "$newer" ]
+rm -rf "$MPT3SAS_CP_SYSFS"
 nothing_left
 
 finish "$suite"

@@ -11,6 +11,11 @@
 # 3. Secure Boot on and the key enrolled: a reinstall installs as usual;
 # 4. Secure Boot off: kernel-setup.sh decides to install (the decision
 #    alone: its install is 3's).
+# The machine has a SAS2008 (a stand-in sysfs) that / is behind, and the
+# kernel's own mpt3sas lacks its ID (as RHEL 10's does): 1 warns, loudly
+# and once, that the kernel boots with no driver for it until the key is
+# enrolled, 2 and 3 do not; the package's kernel hook warns the same
+# when dkms's has installed ours and the key is not enrolled.
 # Purges at the end.
 #
 #   tests/packaging/deb-secureboot.sh       (KVER=<release> to pick the kernel)
@@ -66,6 +71,23 @@ has_ours_initrd() {
 	grep -qE "/lib/modules/$kver/updates/dkms/mpt3sas\.ko(\.[a-z]+)? $base-" <<<"$(initrd_module "$kver" "$work/initrd")"
 }
 
+step "a SAS2008 at 0000:05:00.0 behind /, and $kver's own mpt3sas without its ID"
+# Beside $work, which build_debs makes anew.
+export MPT3SAS_CP_SYSFS=$work-sys
+rm -rf "$MPT3SAS_CP_SYSFS"
+standin_sysfs "$MPT3SAS_CP_SYSFS" 0000:05:00.0 1000:0072
+own=$(find "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas" -name 'mpt3sas.ko*' | head -n 1)
+case $own in
+*.xz) xz -dc "$own" ;;
+*.zst) zstd -qdc "$own" ;;
+*) cat "$own" ;;
+esac | perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/' >"$work/own.ko"
+rm -f "$own"
+mv "$work/own.ko" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
+depmod "$kver"
+ktap_test_result "$kver's own mpt3sas lacks SAS2008 (1000:0072)" \
+	not grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$kver" -F alias mpt3sas)"
+
 step "building the package"
 deb=$(build_debs "$work")
 mods0=$(moddir_sum)
@@ -97,6 +119,12 @@ ktap_test_result "names: MokManager, Enroll MOK, reboot" grep -qE 'reboot.*MokMa
 finish_cmd=$(tr -d '\r' <"$log" | sed -n "s|^  3\\. \\(bash /usr/src/$name-.*/kernel-setup\\.sh install $kver\\)\$|\\1|p")
 ktap_test_result "names the command that finishes: bash /usr/src/$name-*/kernel-setup.sh install $kver" \
 	[ -n "$finish_cmd" ]
+ktap_test_result "one warning: $kver will boot with no driver for the SAS2008" \
+	[ "$(no_driver_warning "$log" "$kver")" = 1 ]
+ktap_test_result "it names the HBA and the root file system behind it" \
+	grep -qF "$name: WARNING:   0000:05:00.0 [1000:0072] SAS2008: the ROOT FILE SYSTEM is behind it: $kver will NOT BOOT" "$log"
+ktap_test_result "what to do before rebooting: enrol the key" \
+	grep -qF "$name: WARNING: before rebooting: enrol the key and run" "$log"
 
 step "2. key enrolled: the command that finishes"
 sha256sum <"$cert" | cut -d' ' -f1 >"$state/enrolled"
@@ -107,6 +135,7 @@ ktap_test_result "modinfo -k $kver resolves to ours under updates/" \
 	glob "$(resolved_path "$kver") $(resolved_version "$kver")" "/lib/modules/$kver/updates/* $base-*"
 ktap_test_result "initramfs rebuilt with ours" has_ours_initrd
 ktap_test_result "no Secure Boot message this time" not grep -q 'Secure Boot' "$work/finish.log"
+ktap_test_result "no warning this time" [ "$(no_driver_warning "$work/finish.log" "$kver")" = 0 ]
 
 step "3. Secure Boot on, key enrolled: reinstalling"
 l=$work/reinstall.log
@@ -115,6 +144,15 @@ ktap_test_result "installed for $kver" dkms_installed "$kver"
 ktap_test_result "initramfs rebuilt" grep -qF "update-initramfs: Generating /boot/initrd.img-$kver" "$l"
 ktap_test_result "initramfs holds ours" has_ours_initrd
 ktap_test_result "no Secure Boot message" not grep -q 'Secure Boot' "$l"
+ktap_test_result "no warning" [ "$(no_driver_warning "$l" "$kver")" = 0 ]
+
+step "3b. the key not enrolled after all: the package's kernel hook, after dkms's installed ours"
+: >"$state/enrolled"
+"/etc/kernel/postinst.d/dkms-$name" "$kver" "/boot/vmlinuz-$kver" >"$work/hook.log" 2>&1
+cat "$work/hook.log"
+ktap_test_result "hook: one warning, $kver will boot with no driver for the SAS2008" \
+	[ "$(no_driver_warning "$work/hook.log" "$kver")" = 1 ]
+sha256sum <"$cert" | cut -d' ' -f1 >"$state/enrolled"
 step "4. Secure Boot off, key not enrolled: the decision"
 sb off
 : >"$state/enrolled"
@@ -123,6 +161,6 @@ ktap_test_result "kernel-setup.sh decide $kver: install (got: $d)" [ "$d" = inst
 
 purge_step
 nothing_left
-rm -rf "$work/initrd"
+rm -rf "$work/initrd" "$MPT3SAS_CP_SYSFS"
 
 finish "$suite"

@@ -50,12 +50,18 @@ ktap_test_result "one top directory, $name-$version/" \
 	[ "$(tar tzf "$tarball" | cut -d/ -f1 | sort -u)" = "$name-$version" ]
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
-for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh kernel-setup.sh COPYING mpt3sas/mpt3sas_base.c \
+for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh kernel-setup.sh kernel-hook.sh pci-ids COPYING mpt3sas/mpt3sas_base.c \
 	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh README.md tools/mpt3sas-pool-timing \
 	tools/mpt3sas-pool-timing.8; do
 	ktap_test_result "holds $f" [ -e "$t/$f" ]
 done
 ktap_test_result "VERSION is $release" [ "$(cat "$t/VERSION")" = "$release" ]
+# pci-ids: every entry of the driver's PCI table, SAS2008 among them.
+entries=$(sed -n '/mpt3sas_pci_table\[\] = {/,/^};/p' "$t/mpt3sas/mpt3sas_scsih.c" | grep -c '^[[:space:]]*{ *[A-Z]')
+ktap_test_result "pci-ids: one line for each of the $entries entries of mpt3sas_pci_table" \
+	[ "$(grep -cE '^[0-9a-f]{4}:[0-9a-f]{4} [A-Za-z0-9_]+$' "$t/pci-ids")" = "$entries" ]
+ktap_test_result "pci-ids: 1000:0072 SAS2008, 1000:0097 SAS3008" \
+	[ "$(grep -cxE '1000:0072 SAS2008|1000:0097 SAS3008' "$t/pci-ids")" = 2 ]
 ktap_test_result "the tool is executable" [ -x "$t/tools/mpt3sas-pool-timing" ]
 gen=$(cd "$t" && find . -mindepth 1 \( -name '*.o' -o -name '*.ko*' -o -name '.*' -o -name generated \
 	-o -name '*.mod*' -o -name Module.symvers \) -print)
@@ -204,8 +210,14 @@ if "$top/packaging/deb/build.sh" "$work/a" >"$work/deb.log" 2>&1; then
 		grep -qE '^-rwxr-xr-x /usr/sbin/mpt3sas-pool-timing$' <<<"$debfiles"
 	ktap_test_result "the .deb ships mpt3sas-pool-timing(8)" \
 		grep -qE ' /usr/share/man/man8/mpt3sas-pool-timing\.8\.gz$' <<<"$debfiles"
-	ktap_test_result "the .deb ships the README" \
-		grep -qE " /usr/share/doc/$pkg/README\.md(\.gz)?\$" <<<"$debfiles"
+	ktap_test_result "the .deb ships the README as /usr/share/doc/$pkg/README.md.gz" \
+		grep -qE " /usr/share/doc/$pkg/README\.md\.gz\$" <<<"$debfiles"
+	ktap_test_result "the man page names that path" \
+		grep -qxF ".Pa /usr/share/doc/$pkg/README.md.gz" "$top/tools/mpt3sas-pool-timing.8"
+	for h in postinst.d header_postinst.d; do
+		ktap_test_result "the .deb ships the kernel hook /etc/kernel/$h/dkms-$name, executable" \
+			grep -qE "^-rwxr-xr-x /etc/kernel/$h/dkms-$name\$" <<<"$debfiles"
+	done
 	ktap_test_result "the .deb keeps the README and tools/ out of /usr/src" \
 		not_grep -E "^[^ ]+ /usr/src/$name-$version/(README|tools)" <<<"$debfiles"
 	if command -v lintian >/dev/null; then

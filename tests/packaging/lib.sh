@@ -149,3 +149,27 @@ start_install_test() {
 	[ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 	trap purge_pkg EXIT
 }
+
+# standin_sysfs DIR ADDRESS ID: a stand-in sysfs at DIR (kernel-setup.sh
+# reads it as MPT3SAS_CP_SYSFS) with one PCI device, ADDRESS, of ID
+# (vvvv:dddd), and the disk sda behind it, whose sda2 holds the root file
+# system: sysfs's dev/block entry for findmnt /'s device number leads there.
+standin_sysfs() {
+	local s=$1 a=$2 id=$3 d mm part
+	d=$s/devices/pci0000:00/$a
+	part=host0/target0:0:0/0:0:0:0/block/sda/sda2
+	mkdir -p "$d/$part" "$s/bus/pci/devices" "$s/dev/block"
+	echo "0x${id%:*}" >"$d/vendor"
+	echo "0x${id#*:}" >"$d/device"
+	ln -sfn "../../../devices/pci0000:00/$a" "$s/bus/pci/devices/$a"
+	mm=$(findmnt -n -o MAJ:MIN / | head -n 1 | tr -d ' ')
+	[ -n "$mm" ] || ktap_exit_fail_msg "findmnt finds no device number for /"
+	echo "$mm" >"$d/$part/dev"
+	ln -sfn "../../devices/pci0000:00/$a/$part" "$s/dev/block/$mm"
+}
+
+# no_driver_warning LOG KVER: how many times LOG warns that KVER boots with
+# no driver for a present HBA.
+no_driver_warning() {
+	tr -d '\r' <"$1" | grep -cxF "$name: WARNING: kernel $2 will boot with NO DRIVER for this HBA:" || true
+}

@@ -85,6 +85,11 @@ if [ -n "$after" ]; then
 	"${DNF[@]}" install "kernel-core-$kver2" "kernel-devel-$kver2" 2>&1 | tee "$work/kernel2.log"
 	dkms status
 	ktap_test_result "dkms status: installed for $kver2 (dkms's kernel-install plugin)" dkms_installed "$kver2"
+	order=$(find /usr/lib/kernel/install.d /etc/kernel/install.d -name '*.install' -printf '%f\n' 2>/dev/null |
+		sort | grep -E 'dkms|dracut|mpt3sas-chainpool' | paste -sd' ')
+	ktap_test_result "the package's kernel hook runs after dkms's, before dracut's ($order)" \
+		glob "$order" "*dkms.install 45-mpt3sas-chainpool.install *dracut.install"
+	ktap_test_result "its kernel hook: no warning for $kver2" not grep -q "$name: WARNING" "$work/kernel2.log"
 	verify=$(rpm -V "kernel-core-$kver2" 2>&1) || :
 	ktap_test_result "rpm -V kernel-core-$kver2 is clean${verify:+: $verify}" [ -z "$verify" ]
 	p=$(resolved_path "$kver2")

@@ -45,11 +45,18 @@ ktap_test_result "ships /etc/modprobe.d/$name.conf" has "^/etc/modprobe.d/$name.
 ktap_test_result "ships /etc/depmod.d/$name.conf" has "^/etc/depmod.d/$name.conf\$" "$files"
 ktap_test_result "ships /usr/sbin/mpt3sas-pool-timing" has '^/usr/sbin/mpt3sas-pool-timing$' "$files"
 ktap_test_result "ships mpt3sas-pool-timing(8)" has '^/usr/share/man/man8/mpt3sas-pool-timing\.8(\.gz)?$' "$files"
-ktap_test_result "ships the README" has "^/usr/share/doc/$name-dkms(-$version)?/README\.md\$" "$files"
+ktap_test_result "ships the README as /usr/share/doc/$name-dkms/README.md" has "^/usr/share/doc/$name-dkms/README\.md\$" "$files"
+ktap_test_result "the man page names that path" grep -qxF ".Pa /usr/share/doc/$name-dkms/README.md" "$top/tools/mpt3sas-pool-timing.8"
+ktap_test_result "ships the kernel hook after dkms's, before dracut's" \
+	has '^/usr/lib/kernel/install.d/45-mpt3sas-chainpool\.install$' "$files"
+for f in kernel-hook.sh pci-ids; do
+	ktap_test_result "ships $src/$f" has "^$src/$f\$" "$files"
+done
+ktap_test_result "conflicts with ELRepo's kmod-mpt3sas" has '^kmod-mpt3sas$' "$(q --conflicts)"
 ktap_test_result "no README or tools/ in $src" hasnt "^$src/(README|tools)" "$files"
 ktap_test_result "no build products or generated probes" hasnt '\.(o|ko|mod|cmd)$|/generated' "$files"
-outside=$(grep -vE '^/(usr/src|etc|usr/share/(doc|licenses|man/man8))(/|$)|^/usr/sbin/mpt3sas-pool-timing$' <<<"$files" || true)
-ktap_test_result "nothing outside /usr/src, /etc, /usr/share/{doc,licenses,man} and the tool${outside:+ (found: $outside)}" \
+outside=$(grep -vE '^/(usr/src|etc|usr/share/(doc|licenses|man/man8))(/|$)|^/usr/sbin/mpt3sas-pool-timing$|^/usr/lib/kernel/install\.d/45-mpt3sas-chainpool\.install$' <<<"$files" || true)
+ktap_test_result "nothing outside /usr/src, /etc, /usr/share/{doc,licenses,man}, the tool and the hook${outside:+ (found: $outside)}" \
 	[ -z "$outside" ]
 conf=$(q -c)
 ktap_test_result "both /etc files are %config" [ "$(grep -c '^/etc/' <<<"$conf")" = 2 ]
