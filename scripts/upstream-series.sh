@@ -230,6 +230,7 @@ EOF
 		for c in $(git -C "$repo" rev-list --reverse "HEAD~$n..HEAD"); do
 			i=$((i + 1))
 			printf '%d/%d %s\n' "$i" "$n" "$(git -C "$repo" log -1 --format=%s "$c")"
+			# shellcheck disable=SC2154 # the caller sets it for this call
 			[ "$(git -C "$repo" log -1 --format=%ae "$c")" = "$submitter" ] ||
 				git -C "$repo" log -1 --format='    by %an <%ae>' "$c"
 			found_of "$patches/${names[i - 1]}" | fold -s -w 64 |

@@ -96,17 +96,19 @@ ktap_test_result "the cover letter names each held fix" cover_names_held
 # series in OUT has the fixes not held, in order
 authors_kept() {
 	local p by i=0 n=0
-	local -a written
+	local -a files
 
-	mapfile -t written < <(find "$2" -name '[0-9][0-9][0-9][0-9]-*.patch' \
+	mapfile -t files < <(find "$2" -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-cover-letter.patch' | sort)
 	while read -r p; do
 		grep -q "^$p\([[:space:]]\|$\)" "$1/upstream-held" 2>/dev/null && continue
 		i=$((i + 1))
 		by=$(sed -n '1,/^$/s/^From: *\(.* <.*@.*>\)$/\1/p' "$1/$p")
 		[ -n "$by" ] || continue
-		[ -f "${written[i - 1]:-}" ] && grep -qxF "From: $by" "${written[i - 1]}" ||
-			{ echo "# $p: not from $by in $2"; return 1; }
+		if ! { [ -f "${files[i - 1]:-}" ] && grep -qxF "From: $by" "${files[i - 1]}"; }; then
+			echo "# $p: not from $by in $2"
+			return 1
+		fi
 		n=$((n + 1))
 	done < <(grep "$fix_re" "$1/series")
 	echo "# $n fixes of another author"
@@ -168,6 +170,7 @@ if [ -z "$other" ]; then
 	ktap_test_skip "no fix of another author to plant into"
 else
 	cp "$scratch/patches/$other" "$scratch/orig"
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
 	plant 'NR == 1 && /^From: / { $0 = "From: mpt3sas-chainpool maintainers" }
 		/^Signed-off-by: / { next } { print }' \
 		"$scratch/patches/$other"
