@@ -178,12 +178,14 @@ __printf(1, 2) void pr_err(const char *fmt, ...);
 #define MODULE_PARM_DESC(name, desc)
 
 struct dentry;
+struct seq_file;
 struct file_operations {
 	void *owner;
+	int (*show)(struct seq_file *m, void *unused);
 };
 
 #define DEFINE_SHOW_ATTRIBUTE(name) \
-	static const struct file_operations name##_fops = { THIS_MODULE }
+	static const struct file_operations name##_fops = { THIS_MODULE, name##_show }
 
 struct seq_file {
 	void *private;
