@@ -54,7 +54,8 @@ extmod() {
 	fi
 	echo "build: $2 for $series ($kdir) in $dir" >&2
 	# chainpool.c's compat shims, with this kernel's probe results (kept)
-	make -s -f "$src/src/compat/probe.mk" KDIR="$kdir" OUT="$obj/compat-probed" >&2
+	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list (CC= for old headers)
+	make -s -f "$src/src/compat/probe.mk" KDIR="$kdir" OUT="$obj/compat-probed" ${KMAKEFLAGS:-} >&2
 	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
 	make -C "$kdir" M="$dir" CP_COMPAT="$src/src/compat" CP_COMPAT_OUT="$obj/compat-probed" \
 		${KMAKEFLAGS:-} ${werror:+KCFLAGS=-Werror} modules >&2
