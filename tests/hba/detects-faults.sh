@@ -44,7 +44,7 @@ hba_plant chain-leak 'hba-cycles: FAIL: .*free pages missing' '
 	s/bool released = cp_dmapool_release_all(ioc->chain_dma_pool);/bool released = false; \/* PLANTED *\//
 	s/if (ct \&\& ct->chain_buffer)$/if (ct \&\& ct->chain_buffer \&\& (i || j != ioc->chains_per_prp_buffer)) \/* PLANTED *\//'
 hba_plant chain-lookup 'hba-mcpu: FAIL: chain lookup' '
-	s/^\tfor (j = 0; smid <= ioc->scsiio_depth \&\&$/\treturn NULL; \/* PLANTED *\/\n\0/' mcpu
+	s/^\tfor (j = 0; smid \&\& smid <= ioc->scsiio_depth \&\&$/\treturn NULL; \/* PLANTED *\/\n\0/' mcpu
 hba_plant sas2-chain-offset 'hba-sas2: FAIL: (direct I/O|MPI 2.0 SGLs)' \
 	's/ioc->base_add_sg_single(sg_local, chain_flags | chain_offset |$/ioc->base_add_sg_single(sg_local, chain_flags | (chain_offset ? chain_offset + (1 << MPI2_SGE_CHAIN_OFFSET_SHIFT) : 0) | \/* PLANTED *\//' sas2008
 ktap_finished
