@@ -81,9 +81,9 @@ case $own in
 *.xz) xz -dc "$own" ;;
 *.zst) zstd -qdc "$own" ;;
 *) cat "$own" ;;
-esac | perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/' >"$work/own.ko"
+esac | perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/' >"$work-own.ko"
 rm -f "$own"
-mv "$work/own.ko" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
+mv "$work-own.ko" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
 depmod "$kver"
 ktap_test_result "$kver's own mpt3sas lacks SAS2008 (1000:0072)" \
 	not grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$kver" -F alias mpt3sas)"
