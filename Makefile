@@ -20,8 +20,8 @@
 #   make vmtest          boot each series in QEMU and test the modules there
 #   make static          checkpatch, sparse and coccinelle on our own C,
 #                        shellcheck on our shell scripts
-#   make reliability     the reliability suites in QEMU, in full (about 12
-#                        minutes; tests/reliability/README.md)
+#   make reliability     the reliability suites in QEMU, in full, and every
+#                        planted fault (tests/reliability/README.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on
 #                        the series tagged bench (build/bench/)
 #   make bench-core      time the allocator core natively, per block
@@ -33,7 +33,8 @@
 #                        cycles, shutdown, hot-unplug, the timing tool,
 #                        in-tree against ours (build/hbatest/table.md), the
 #                        lying controllers (tests/hba/lying.sh), after the
-#                        full fault walk (tests/hba-alloc/run.sh);
+#                        full fault walk (tests/hba-alloc/run.sh), then
+#                        every planted fault of those suites;
 #                        make hbatest-reduced: one of each on the series
 #                        tagged hbatest
 #   make repin           move the upstream pin to the newest linux-source-X.Y
@@ -105,7 +106,7 @@ static: tree | deps-check
 
 # make check runs a reduced sample; KERNELS= picks series.
 reliability: tree | deps-check
-	tests/reliability/run.sh
+	tests/reliability/run.sh && tests/reliability/detects-faults.sh
 
 # Long; not part of make check.  BENCH_KERNELS=, BENCH_N=... narrow it.
 bench: | deps-check
@@ -123,7 +124,9 @@ qemu: | deps-check
 # The fault walk first, so that the results' stamp times the whole target.
 hbatest: tree | deps-check
 	t0=$$(date +%s) && tests/hba-alloc/run.sh && \
-		HBA_STARTED=$$t0 tests/hba/run.sh
+		HBA_STARTED=$$t0 tests/hba/run.sh && \
+		tests/hba/detects-faults.sh && tests/hba-alloc/detects-faults.sh && \
+		tests/hba/lying-detects-faults.sh
 
 hbatest-reduced: tree | deps-check
 	tests/hba/run.sh --reduced

@@ -17,6 +17,7 @@
 #              its debugfs file after rmmod.  (guest/hba-faultwalk,
 #              that point only, chainpool)
 #
+# --reduced (make check): fill-leak only; make hbatest runs both.
 # Prints KTAP; logs in build/hbatest-plant/NAME/.
 
 set -eu
@@ -27,7 +28,7 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 # shellcheck source=tests/hba/plant.sh
-. "$top/tests/hba/plant.sh"
+. "$top/tests/hba/plant.sh" "$@"
 
 ktap_print_header
 export HBA_PLAN='@hba-alloc 256 reduced'

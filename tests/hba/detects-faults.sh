@@ -23,6 +23,7 @@
 #                finds no chain element there and fails the request with
 #                INVALID_SGL (the sas2008 round)
 #
+# --reduced (make check): chain-elem only; make hbatest runs all four.
 # Prints KTAP; logs in build/hbatest-plant/NAME/ (plant.sh).
 
 set -eu
@@ -35,7 +36,7 @@ LOG_TAG=hba-plant
 . "$top/tests/lib/ktap.sh"
 
 # shellcheck source=tests/hba/plant.sh
-. "$here/plant.sh"
+. "$here/plant.sh" "$@"
 ktap_print_header
 
 hba_plant chain-elem 'hba: FAIL: (direct I/O|the I/O|task abort)' \

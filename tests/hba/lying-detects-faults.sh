@@ -23,7 +23,8 @@
 #              loses half of each reply, and the probe fails where it
 #              must attach
 #
-# One case each (about 1 minute).  Prints KTAP; logs in
+# One case each (about 1 minute).  --reduced (make check): fail-leak only;
+# make hbatest runs all three.  Prints KTAP; logs in
 # build/hbatest-plant/NAME/.
 
 set -eu
@@ -35,7 +36,7 @@ LOG_TAG=hba-lying-plant
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 # shellcheck source=tests/hba/plant.sh
-. "$here/plant.sh"
+. "$here/plant.sh" "$@"
 
 ktap_print_header
 export HBA_LYING_PLAN='@hba-lying 16 fault-always:lie=ioc_fault,lie_count=0:fail+no-timeout'

@@ -4,8 +4,11 @@
 # Planted faults for the suites on the emulated SAS3008, sourced by their
 # detects-faults.sh (after tests/kernels/lib.sh and tests/lib/ktap.sh):
 #
+#   . tests/hba/plant.sh [--reduced]
 #   hba_plant NAME CAUSE SED-SCRIPT [ROUND [RUN]]
 #
+# --reduced (make check): the script's first plant only; make hbatest runs
+# them all.
 # copies build/tree, applies SED-SCRIPT to mpt3sas/mpt3sas_base.c (each
 # changed line must carry a PLANTED comment), builds mpt3sas.ko from it for
 # the first series tagged faults (tests/kernels/series) as DKMS does, runs
@@ -18,6 +21,12 @@
 
 # the kernel the plants are built and run against
 : "${top:?the top of the checkout}"
+case ${1:-} in
+--reduced) plant_limit=1 ;;
+'') plant_limit=0 ;;
+*) echo "usage: $0 [--reduced]" >&2; exit 2 ;;
+esac
+plants_run=0
 plant_kernel=$(kernel_one faults)
 plant_re=${plant_kernel//./\\.}
 "$top/tests/kernels/fetch.sh" "$plant_kernel" >/dev/null
@@ -27,6 +36,8 @@ plant_re=${plant_kernel//./\\.}
 hba_plant() {
 	local name=$1 cause=$2 script=$3 round=${4:-main}
 	local run=${5:-$top/tests/hba/run.sh} work=$BUILD_ROOT/hbatest-plant/$1 f ko rc
+	[ "$plant_limit" = 0 ] || [ "$plants_run" -lt "$plant_limit" ] || return 0
+	plants_run=$((plants_run + 1))
 	rm -rf "$work"
 	mkdir -p "$work/modules/$plant_kernel"
 	cp -r "$BUILD_ROOT/tree" "$work/tree"
