@@ -29,6 +29,12 @@
 #   SUITE_FULL=   the full run, where SUITE_CMD is a reduced one
 #   SUITE_FAULTS= the suite that plants faults which must turn
 #                 this one red (it must exist)
+#   SUITE_LANE=   packages: the suite runs in the packages lane
+#
+# The packages lane runs its suites in order, beside the others, from the
+# first guest suite on: a QEMU guest under TCG keeps one CPU busy, and the
+# package suites, in their throwaway roots, need no guest and none of the
+# other suites' results.  Results are still printed in SUITE_ORDER.
 #
 # A duplicate name or order, an unknown key or a malformed line stops the
 # run before any suite starts.
@@ -42,7 +48,7 @@ logdir=build/check
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 
-declare -A suite_file suite_cmd suite_order suite_faults order_file
+declare -A suite_file suite_cmd suite_order suite_faults suite_lane order_file
 
 # bad FILE MESSAGE: a malformed descriptor stops everything
 bad() {
@@ -52,7 +58,7 @@ bad() {
 
 # read_suite FILE: check one descriptor and record it
 read_suite() {
-	local file=$1 line key val n=0 name='' order='' cmd='' desc='' faults=''
+	local file=$1 line key val n=0 name='' order='' cmd='' desc='' faults='' lane=''
 	local -A seen=()
 
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -72,6 +78,7 @@ read_suite() {
 		SUITE_CMD) cmd=$val ;;
 		SUITE_DESC) desc=$val ;;
 		SUITE_FAULTS) faults=$val ;;
+		SUITE_LANE) lane=$val ;;
 		SUITE_NEEDS | SUITE_FULL) ;;
 		*) bad "$file:$n" "unknown key $key" ;;
 		esac
@@ -83,6 +90,7 @@ read_suite() {
 	[ -n "$cmd" ] || bad "$file" "no SUITE_CMD"
 	bash -n -c "$cmd" 2>/dev/null || bad "$file" "SUITE_CMD is not a shell command: $cmd"
 	[ -n "$desc" ] || bad "$file" "no SUITE_DESC"
+	case $lane in '' | packages) ;; *) bad "$file" "SUITE_LANE=$lane is not packages" ;; esac
 	[ -z "${suite_file[$name]:-}" ] || bad "$file" "suite $name is also ${suite_file[$name]}"
 	[ -z "${order_file[$order]:-}" ] || bad "$file" "SUITE_ORDER=$order is also ${order_file[$order]}'s"
 	order_file[$order]=$file
@@ -90,6 +98,7 @@ read_suite() {
 	suite_cmd[$name]=$cmd
 	suite_order[$name]=$order
 	suite_faults[$name]=$faults
+	suite_lane[$name]=$lane
 }
 
 while IFS= read -r f; do
@@ -124,20 +133,36 @@ failed_names=
 # free_disk: the space left where the suites write, as df gives it
 free_disk() { df -h --output=avail "$logdir" | tail -n 1 | tr -d ' '; }
 
-# run NAME: one suite, one KTAP result
-run() {
-	local name=$1 log=$logdir/$1.log start rc secs oks notoks
+# execute NAME: one suite, into build/check/NAME.log; its seconds and exit
+# status into NAME.done, last
+execute() {
+	local name=$1 start rc
 
 	start=$(date +%s)
-	(eval "${suite_cmd[$name]}") >"$log" 2>&1
+	(eval "${suite_cmd[$name]}") >"$logdir/$name.log" 2>&1
 	rc=$?
-	secs=$(($(date +%s) - start))
+	echo "$(($(date +%s) - start)) $rc" >"$logdir/$name.done"
+}
+
+# report NAME: one KTAP result, once the suite has run
+report() {
+	local name=$1 log=$logdir/$1.log rc secs oks notoks
+
+	while [ ! -f "$logdir/$name.done" ] && kill -0 "$lane_pid" 2>/dev/null; do
+		sleep 2
+	done
+	if [ ! -f "$logdir/$name.done" ]; then
+		failed_names="$failed_names $name"
+		ktap_test_fail "$name (the packages lane ended before it ran)"
+		return
+	fi
+	read -r secs rc <"$logdir/$name.done"
 	printf '%s %s %s\n' "$name" "$secs" "$rc" >>"$logdir/times"
 	# the suite's own results: top-level KTAP lines, not nested ones
 	oks=$(grep -cE '^ok [0-9]+' "$log")
 	notoks=$(grep -cE '^not ok [0-9]+' "$log")
 	ktap_print_msg "$name: $oks ok, $notoks not ok, exit $rc, ${secs}s, $(free_disk) free"
-	if [ $rc -eq 0 ] && [ "$notoks" -eq 0 ]; then
+	if [ "$rc" -eq 0 ] && [ "$notoks" -eq 0 ]; then
 		ktap_test_pass "$name"
 	else
 		failed_names="$failed_names $name"
@@ -157,13 +182,27 @@ tests/host-unchanged.sh save "$logdir/host-state" >/dev/null ||
 ktap_print_header
 ktap_set_plan "$(wc -w <<<"$checks")"
 ktap_print_msg "$(free_disk) free in $logdir"
+lane=
 for c in $checks; do
-	if [ -n "${suite_file[$c]:-}" ]; then
-		run "$c"
-	else
-		ktap_test_fail "$c (no such check)"
-	fi
+	rm -f "$logdir/$c.done"
+	[ "${suite_lane[$c]:-}" != packages ] || lane="$lane $c"
 done
+lane_pid=
+for c in $checks; do
+	if [ -z "${suite_file[$c]:-}" ]; then
+		ktap_test_fail "$c (no such check)"
+		continue
+	fi
+	if [ -n "$lane" ] && [ -z "$lane_pid" ] && [ "${suite_order[$c]}" -ge "${suite_order[vmtest]}" ]; then
+		(for l in $lane; do execute "$l"; done) &
+		lane_pid=$!
+	fi
+	if [ "${suite_lane[$c]}" != packages ] || [ -z "$lane_pid" ]; then
+		execute "$c"
+	fi
+	report "$c"
+done
+wait
 
 ktap_print_totals
 # the suites' times, stamped, for docs/testing.md (make docs-results)
