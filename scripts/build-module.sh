@@ -25,6 +25,6 @@ mkdir -p "$objroot"
 cp -r "$tree" "$obj"
 echo "build: mpt3sas for $kver ($kdir) in $obj"
 # shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-make -C "$obj" KVER="$kver" KDIR="$kdir" ${CC:+CC="$CC"} \
+make -j"$(nproc)" -C "$obj" KVER="$kver" KDIR="$kdir" ${CC:+CC="$CC"} \
 	${CP_WERROR:+CP_WERROR="$CP_WERROR"} ${KMAKEFLAGS:-} >&2
 echo "$obj/mpt3sas.ko"

@@ -57,7 +57,7 @@ extmod() {
 	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list (CC= for old headers)
 	make -s -f "$src/src/compat/probe.mk" KDIR="$kdir" OUT="$obj/compat-probed" ${KMAKEFLAGS:-} >&2
 	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-	make -C "$kdir" M="$dir" CP_COMPAT="$src/src/compat" CP_COMPAT_OUT="$obj/compat-probed" \
+	make -j"$(nproc)" -C "$kdir" M="$dir" CP_COMPAT="$src/src/compat" CP_COMPAT_OUT="$obj/compat-probed" \
 		${KMAKEFLAGS:-} ${werror:+KCFLAGS=-Werror} modules >&2
 	[ -f "$dir/$2.ko" ] || { echo "build-modules.sh: no $2.ko built in $dir" >&2; exit 1; }
 	cp "$dir/$2.ko" "$out/"

@@ -96,7 +96,7 @@ obj=build/check/sparse
 rm -rf $obj && mkdir -p build/check
 cp -r build/tree $obj
 make -s -C $obj KDIR="$kdir" probe >/dev/null
-make -C "$kdir" M="$top/$obj" C=2 CHECK=sparse modules >build/check/sparse.out 2>&1 ||
+make -j"$(nproc)" -C "$kdir" M="$top/$obj" C=2 CHECK=sparse modules >build/check/sparse.out 2>&1 ||
 	{ tail -n 20 build/check/sparse.out | sed 's/^/# /'; ktap_exit_fail_msg "the sparse build failed"; }
 # Our files: the allocator, the compat headers and the driver-side glue.
 ours=$(grep -E '^[^ ]*(/chainpool/|/compat/|/cp_dmapool\.)[^:]*:[0-9]+:[0-9]+: (warning|error)' \
