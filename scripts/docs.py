@@ -426,8 +426,9 @@ TARGETS = [
      "a SAS2308, both SAS2 chips, every lying case"),
     ("reliability", "every reliability suite in full, on every series, "
      "plain and behind the IOMMU"),
-    ("check-debug", "the debug kernel behind the IOMMU too, and the "
-     "reliability sample in both setups"),
+    ("check-debug", "the debug kernel (KASAN, kmemleak, DMA_API_DEBUG, "
+     "lockdep): the in-kernel tests and the driver steps, plain and behind "
+     "the IOMMU, and the reliability sample in both setups"),
     ("bench", "cp_bench.ko at every N on each kernel: docs/benchmarks.md"),
     ("bench-core", "the allocator core at every N, natively"),
 ]
