@@ -32,9 +32,10 @@
 #   SUITE_LANE=   packages: the suite runs in the packages lane
 #
 # The packages lane runs its suites in order, beside the others, from the
-# first guest suite on: a QEMU guest under TCG keeps one CPU busy, and the
-# package suites, in their throwaway roots, need no guest and none of the
-# other suites' results.  Results are still printed in SUITE_ORDER.
+# matrix on: the matrix waits on downloads and unpacking, a QEMU guest
+# under TCG keeps one CPU busy, and the package suites, in their throwaway
+# roots, need no guest and none of the other suites' results.  Results are
+# still printed in SUITE_ORDER.
 #
 # A duplicate name or order, an unknown key or a malformed line stops the
 # run before any suite starts.
@@ -193,7 +194,7 @@ for c in $checks; do
 		ktap_test_fail "$c (no such check)"
 		continue
 	fi
-	if [ -n "$lane" ] && [ -z "$lane_pid" ] && [ "${suite_order[$c]}" -ge "${suite_order[vmtest]}" ]; then
+	if [ -n "$lane" ] && [ -z "$lane_pid" ] && [ "${suite_order[$c]}" -ge "${suite_order[matrix]}" ]; then
 		(for l in $lane; do execute "$l"; done) &
 		lane_pid=$!
 	fi
