@@ -207,7 +207,7 @@ wait
 
 ktap_print_totals
 # the suites' times, stamped, for docs/testing.md (make docs-results)
-python3 scripts/docs.py stamp --kind check "$logdir/times" >/dev/null ||
+python3 scripts/docs.py stamp --kind check --seconds "$SECONDS" "$logdir/times" >/dev/null ||
 	echo "tests/run.sh: cannot write $logdir/results.json" >&2
 [ -z "$failed_names" ] || echo "failed:$failed_names"
 echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
