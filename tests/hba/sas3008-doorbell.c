@@ -314,6 +314,11 @@ void sas3008_diag_write(SAS3008State *s, uint32_t val)
     if (val & DIAG_RESET_ADAPTER) {
         sas3008_hard_reset(s);
         s->diag |= DIAG_RESET_HISTORY;
+        /*
+         * The phys come up again with a hard reset of each link, after
+         * which a SAS disk reports a unit attention (SPL, SAM).
+         */
+        bus_cold_reset(BUS(&s->bus));
         return;
     }
     s->diag = (s->diag & ~(DIAG_HOLD_IOC_RESET | DIAG_HCB_MODE)) |

@@ -243,6 +243,10 @@ static void sas3008_command_complete(SCSIRequest *sreq, size_t resid)
         pci_dma_write(&s->dev, r->sense_addr, sense,
                       MIN(sense_len, r->sense_len));
     }
+    if (sreq->status == CHECK_CONDITION && sense_len > 0 &&
+        scsi_parse_sense_buf(sense, sense_len).key == UNIT_ATTENTION) {
+        sas3008_stat_add(s, STAT_UNIT_ATTENTIONS, 1);
+    }
     xfer = r->data_length > resid ? r->data_length - resid : 0;
     if (sreq->status == GOOD && xfer == r->data_length) {
         sas3008_turbo_reply(s, r->smid, r->msix);

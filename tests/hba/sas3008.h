@@ -32,11 +32,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
  * Not MPI: read-only counters for tests/hba in a vendor capability of the
  * PCI config space: SCSI IO requests started, those with chain elements,
  * the most chain segments in one; the elements of the MPI 2.0 SGLs of SCSI
- * IO requests, by kind.
+ * IO requests, by kind; the unit attentions the disks reported.
  */
 #define STAT_CAP                0xd0
 #define STAT_CAP_LENGTH         2       /* the capability's length byte */
-#define STAT_CAP_SIZE           32
+#define STAT_CAP_SIZE           36
 #define STAT_IOS                (STAT_CAP + 4)
 #define STAT_CHAINED_IOS        (STAT_CAP + 8)
 #define STAT_MAX_CHAINS         (STAT_CAP + 12)
@@ -44,6 +44,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define STAT_MPI_SIMPLE32       (STAT_CAP + 20) /* Mpi2SGESimple32_t */
 #define STAT_MPI_SIMPLE64       (STAT_CAP + 24) /* Mpi2SGESimple64_t */
 #define STAT_MPI_CHAINS         (STAT_CAP + 28) /* Mpi2SGEChain32/64_t */
+#define STAT_UNIT_ATTENTIONS    (STAT_CAP + 32) /* CHECK CONDITIONs of them */
 #define PCIE_CAP                0x68    /* clear of STAT_CAP: 0x3c bytes */
 #define SUP_REPLY_POST_GROUPS   12
 
