@@ -9,8 +9,8 @@
 #
 # --reduced (make check): the script's first plant only; make hbatest runs
 # them all.
-# copies build/tree, applies SED-SCRIPT to mpt3sas/mpt3sas_base.c (each
-# changed line must carry a PLANTED comment), builds mpt3sas.ko from it for
+# copies build/tree, applies SED-SCRIPT to mpt3sas/mpt3sas_base.c and
+# mpt3sas_scsih.c (each changed line must carry a PLANTED comment), builds mpt3sas.ko from it for
 # the first series tagged faults (tests/kernels/series) as DKMS does, runs
 # ROUND (default main) of RUN --reduced (default tests/hba/run.sh) on that
 # series with it (and with the test builds of tests/hba-alloc/run.sh made
@@ -41,9 +41,9 @@ hba_plant() {
 	rm -rf "$work"
 	mkdir -p "$work/modules/$plant_kernel"
 	cp -r "$BUILD_ROOT/tree" "$work/tree"
-	f=$work/tree/mpt3sas/mpt3sas_base.c
-	sed -i "$script" "$f"
-	[ "$(grep -c PLANTED "$f")" -ge 1 ] || ktap_exit_fail_msg "$name: the plant does not apply to $f"
+	f=$work/tree/mpt3sas/mpt3sas
+	sed -i "$script" "${f}_base.c" "${f}_scsih.c"
+	grep -q PLANTED "${f}_base.c" "${f}_scsih.c" || ktap_exit_fail_msg "$name: the plant does not apply to $f*.c"
 	ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
 		"$work/tree" "$work/obj" 2>"$work/build.log" | tail -n 1)
 	[ -f "$ko" ] || ktap_exit_fail_msg "$name: building the planted module failed ($work/build.log)"

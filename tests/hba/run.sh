@@ -4,7 +4,8 @@
 # tests/hba/run.sh [--reduced] (`make hbatest`): the project's mpt3sas.ko on
 # the emulated SAS3008 (tests/hba/sas3008*.c, built into Debian's QEMU by
 # tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), behind a PCIe
-# root port, with a scsi-hd disk backed by a host file.  The guests run
+# root port, with scsi-hd disks backed by one host file (round_disks: 4
+# where an attach is timed, 8 in the full main round).  The guests run
 # the scripts of tests/hba/guest/ in rounds, one boot per kernel and setup
 # and round (a round that powers off with the driver loaded, or unplugs
 # the HBA, needs a boot of its own):
@@ -49,7 +50,8 @@
 # 2048 (the controller maximum: 128 chains per I/O) with chainpool,
 # dma_pool and in_tree, 50 attach/detach cycles, the unplug; 4 concurrent
 # writers.
-# Timings land in build/hbatest/results.json (informative, never asserted;
+# Timings, with the attach's phases from the guest's kernel log, land in
+# build/hbatest/results.json (informative, never asserted;
 # stamped by scripts/docs.py stamp, which `make docs-results` takes into
 # docs/) and build/hbatest/table.md (tests/hba/results.py).
 #
@@ -253,7 +255,8 @@ prepare_modules() {
 		. "$(series_env "$series")"
 		: "${KVER:?}" "${MODDIR:?}"	# from the env file
 		mkdir -p "$mods/$series"
-		cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
+		# without its debug information, as DKMS and the kernels install
+		strip --strip-debug -o "$mods/$series/mpt3sas.ko" "$moddir/$series/mpt3sas.ko"
 		# test builds another suite puts beside it (hba-alloc's)
 		for ko in "$moddir/$series"/mpt3sas_test_*.ko; do
 			[ ! -f "$ko" ] || cp "$ko" "$mods/$series/"
@@ -298,9 +301,33 @@ qemu_args() {
 	echo "-L /usr/share/qemu -L /usr/share/seabios ${HBA_QEMU_ARGS:-}
 -cpu max
 -device pcie-root-port,id=rp0,chassis=1,slot=1
--device sas3008,id=hba,bus=rp0,stall_lba=$stall@HBA_OPTS@
--drive if=none,id=d0,file=$disk,format=raw,snapshot=on,cache=writeback
--device scsi-hd,drive=d0,bus=hba.0,scsi-id=0"
+-device sas3008,id=hba,bus=rp0,stall_lba=$stall@HBA_OPTS@"
+}
+
+# disk_args N: N disks on the HBA's phys, each a snapshot of the one image
+disk_args() {
+	local i
+
+	for i in $(seq 0 $(($1 - 1))); do
+		printf -- ' -drive if=none,id=d%s,file=%s,format=raw,snapshot=on,cache=writeback' "$i" "$disk"
+		printf -- ' -device scsi-hd,drive=d%s,bus=hba.0,scsi-id=%s' "$i" "$i"
+	done
+}
+
+# round_disks ROUND: the disks behind the HBA: several where an attach is
+# timed, as each disk's readiness is part of it (the full main round: one
+# per phy); one elsewhere, and for another suite's guest scripts
+round_disks() {
+	case $1 in
+	main)
+		if [ -n "${HBA_GUEST_DIR:-}" ]; then echo 1
+		elif [ "$variant" = reduced ]; then echo 4
+		else echo 8
+		fi
+		;;
+	timing-* | sas2308-timing-*) echo 4 ;;
+	*) echo 1 ;;
+	esac
 }
 
 # round_plan ROUND: the guest steps of a round
@@ -430,9 +457,9 @@ run_round() {
 	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$rkernels VMTEST_SETUPS=$rsetups \
 		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$(round_plan "$round") \
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
-		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$(round_hba_opts "$round")}$(round_qemu_args "$round")" \
+		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$(round_hba_opts "$round")}$(disk_args "$(round_disks "$round")")$(round_qemu_args "$round")" \
 		VMTEST_QMP=$qmpdir \
-		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall$(round_append "$round")${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
+		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall hbatest.disks=$(round_disks "$round")$(round_append "$round")${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
 	set -e
 	# a watcher whose guest never asked is still waiting
@@ -495,7 +522,8 @@ ns() { case $1 in -|'') echo null ;; *) echo $(($1 * $2)) ;; esac; }
 records() {
 	local round series setup log kver iommu shutdown_us fig
 	local f_n f_allocator f_chains f_attach_ms f_rmmod_ms f_chain_alloc_us f_chain_free_us
-	local f_keep f_hba driver chains shut
+	local f_keep f_hba f_load f_disks f_load_ms f_pools_ms f_init_ms f_discovery_ms f_scan_ms
+	local driver chains shut
 
 	for round in $rounds; do
 	for series in $kernels; do
@@ -516,15 +544,19 @@ records() {
 			tr -d '\r' < "$log" | sed -n 's/^hba: FIGURES //p' |
 			while read -r fig; do
 				# n= allocator= chains= attach_ms= rmmod_ms= chain_alloc_us= chain_free_us=
-				f_keep='' f_hba=sas3008
+				# hba= load= disks= and the attach's phases (guest/hba)
+				f_keep='' f_hba=sas3008 f_load='' f_disks=1
+				f_load_ms=- f_pools_ms=- f_init_ms=- f_discovery_ms=- f_scan_ms=-
 				eval "$(echo "$fig" | tr ' ' '\n' | grep -E '^[a-z_]+=[-0-9a-z_]+$' | sed 's/^/f_/')"
 				driver=ours chains=$f_chains shut=-
 				[ "$f_allocator" = in_tree ] && driver=in_tree chains=null
 				[ "$f_keep" = 1 ] && shut=${shutdown_us:--}
-				printf '{"series":"%s","kernel":"%s","iommu":%s,"hba":"%s","driver":"%s","allocator":"%s","max_sgl_entries":%s,"nr_chains":%s,"attach_ns":%s,"rmmod_ns":%s,"shutdown_ns":%s,"chain_alloc_ns":%s,"chain_free_ns":%s}\n' \
-					"$series" "$kver" "$iommu" "$f_hba" "$driver" "$f_allocator" "$f_n" "$chains" \
+				printf '{"series":"%s","kernel":"%s","iommu":%s,"hba":"%s","disks":%s,"driver":"%s","allocator":"%s","max_sgl_entries":%s,"nr_chains":%s,"load":"%s","attach_ns":%s,"rmmod_ns":%s,"shutdown_ns":%s,"chain_alloc_ns":%s,"chain_free_ns":%s,"phases_ns":{"load":%s,"pools":%s,"init":%s,"discovery":%s,"scan":%s}}\n' \
+					"$series" "$kver" "$iommu" "$f_hba" "$f_disks" "$driver" "$f_allocator" "$f_n" "$chains" "$f_load" \
 					"$(ns "$f_attach_ms" 1000000)" "$(ns "$f_rmmod_ms" 1000000)" "$(ns "$shut" 1000)" \
-					"$(ns "$f_chain_alloc_us" 1000)" "$(ns "$f_chain_free_us" 1000)"
+					"$(ns "$f_chain_alloc_us" 1000)" "$(ns "$f_chain_free_us" 1000)" \
+					"$(ns "$f_load_ms" 1000000)" "$(ns "$f_pools_ms" 1000000)" "$(ns "$f_init_ms" 1000000)" \
+					"$(ns "$f_discovery_ms" 1000000)" "$(ns "$f_scan_ms" 1000000)"
 			done
 		done
 	done

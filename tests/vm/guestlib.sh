@@ -383,16 +383,19 @@ gl_skip() {
 	gl_say "ok $GL_NR $1 # SKIP $2"
 }
 
-# gl_wait_disk: wait up to 60 s for a SCSI disk (a host scans
-# asynchronously); its name in GL_DISK, status 0 once there is one
+# gl_wait_disk [N]: wait up to 60 s for N SCSI disks (default: the host's
+# hbatest.disks=, or 1; a host scans asynchronously); the last one's name
+# in GL_DISK, status 0 once there are N
 gl_wait_disk() {
-	GL_DISK=""
+	gl_want=${1:-$(sed -n 's/.*hbatest\.disks=\([0-9]*\).*/\1/p' /proc/cmdline)}
 	gl_i=0
 	while [ $gl_i -lt 600 ]; do
+		GL_DISK=""
+		gl_n=0
 		for gl_d in /sys/class/scsi_disk/*/device/block/*; do
-			[ -e "$gl_d" ] && GL_DISK=${gl_d##*/}
+			[ -e "$gl_d" ] && GL_DISK=${gl_d##*/} gl_n=$((gl_n + 1))
 		done
-		[ -n "$GL_DISK" ] && return 0
+		[ "$gl_n" -ge "${gl_want:-1}" ] && return 0
 		sleep 0.1
 		gl_i=$((gl_i + 1))
 	done
