@@ -393,7 +393,10 @@ gl_wait_disk() {
 		GL_DISK=""
 		gl_n=0
 		for gl_d in /sys/class/scsi_disk/*/device/block/*; do
-			[ -e "$gl_d" ] && GL_DISK=${gl_d##*/} gl_n=$((gl_n + 1))
+			[ -e "$gl_d" ] || continue
+			# shellcheck disable=SC2034 # the caller's
+			GL_DISK=${gl_d##*/}
+			gl_n=$((gl_n + 1))
 		done
 		[ "$gl_n" -ge "${gl_want:-1}" ] && return 0
 		sleep 0.1
