@@ -288,8 +288,14 @@ def render_bench_bulk(data):
 
 HBA_ORDER = {("ours", "chainpool"): 0, ("ours", "dma_pool"): 1,
              ("in_tree", "in_tree"): 2}
-HBA_TIMES = ("attach_ns", "rmmod_ns", "shutdown_ns", "chain_alloc_ns",
-             "chain_free_ns")
+# the times of a group: the attach by load (the boot's first, or a reload),
+# then what every record has
+HBA_TIMES = ("first_ns", "reload_ns", "rmmod_ns", "shutdown_ns",
+             "chain_alloc_ns", "chain_free_ns")
+HBA_PHASES = [("load", "insmod to the IOC mapped"),
+              ("pools", "IOC ready and pools"), ("init", "IOC Init"),
+              ("discovery", "port enable and discovery"),
+              ("scan", "scan to the disks in sysfs")]
 
 
 def median(values):
@@ -302,37 +308,55 @@ def hba_of(r):
     return r.get("hba", "sas3008")
 
 
+def hba_time(r, t):
+    """Time T of record R: first_ns and reload_ns are its attach_ns where
+    it was that load."""
+    if t in ("first_ns", "reload_ns"):
+        return r["attach_ns"] if r.get("load") == t[:-3] else None
+    return r[t]
+
+
+def hba_groups(recs, n):
+    """The records at max_sgl_entries N by (series, iommu, hba, driver,
+    allocator), and the medians of their times."""
+    groups = {}
+    for r in recs:
+        if r["max_sgl_entries"] == n:
+            groups.setdefault((r["series"], r["iommu"], hba_of(r),
+                               r["driver"], r["allocator"]), []).append(r)
+    med = {k: {t: median([hba_time(r, t) for r in rs]) for t in HBA_TIMES}
+           for k, rs in groups.items()}
+    order = sorted(groups, key=lambda k: (series_key(k[0]), k[1],
+                                          k[2] != "sas3008", k[2],
+                                          HBA_ORDER.get(k[3:], 9)))
+    return groups, med, order
+
+
 def render_hbatest(data):
     recs = data["records"]
     out = []
     for n in sorted({r["max_sgl_entries"] for r in recs}):
-        groups = {}
-        for r in recs:
-            if r["max_sgl_entries"] == n:
-                groups.setdefault((r["series"], r["iommu"], hba_of(r),
-                                   r["driver"], r["allocator"]), []).append(r)
-        med = {k: {t: median([r[t] for r in rs]) for t in HBA_TIMES}
-               for k, rs in groups.items()}
+        groups, med, order = hba_groups(recs, n)
         if len({k[3:] for k in groups}) < 2:
             continue        # one driver only: nothing to compare
         rows = []
-        for key in sorted(groups, key=lambda k: (series_key(k[0]), k[1],
-                                                 k[2] != "sas3008", k[2],
-                                                 HBA_ORDER.get(k[3:], 9))):
+        for key in order:
             series, iommu, hba, driver, alloc = key
             m = med[key]
             base = med.get((series, iommu, hba, "ours", "chainpool"), {})
-            runs = "/".join(str(sum(r[t] is not None for r in groups[key]))
-                            for t in ("attach_ns", "rmmod_ns", "shutdown_ns"))
+            runs = "/".join(str(sum(hba_time(r, t) is not None
+                                    for r in groups[key]))
+                            for t in HBA_TIMES[:4])
             name = f"ours, `{alloc}`" if driver == "ours" else "in-tree"
             rows.append([series, setup_name(iommu), hba.upper(), name]
-                        + [ratio(m[t], base.get(t))
-                           for t in ("attach_ns", "rmmod_ns", "shutdown_ns")]
+                        + [ratio(m[t], base.get(t)) for t in HBA_TIMES[:4]]
                         + [ms(m[t]) for t in HBA_TIMES] + [runs])
         chains = {}
         for r in recs:
             if r["max_sgl_entries"] == n and r["nr_chains"]:
                 chains.setdefault(hba_of(r).upper(), r["nr_chains"])
+        disks = sorted({r.get("disks", 1) for r in recs
+                        if r["max_sgl_entries"] == n})
         if out:
             out.append("")
         out.append(f"`max_sgl_entries={n}`"
@@ -340,15 +364,67 @@ def render_hbatest(data):
                                        for h, c in sorted(chains.items(),
                                                           reverse=True)) + ")"
                       if chains else "")
-                   + ".  x: the median over ours with `chainpool`'s in the "
+                   + f", {' or '.join(map(str, disks))} disks behind the HBA."
+                   "  x: the median over ours with `chainpool`'s in the "
                    "same guest setup and HBA.")
         out.append("")
-        out += table(["kernel", "setup", "HBA", "driver", "attach x", "rmmod x",
-                      "shutdown x", "attach ms", "rmmod ms", "shutdown ms",
+        out += table(["kernel", "setup", "HBA", "driver", "first load x",
+                      "reload x", "rmmod x", "shutdown x", "first load ms",
+                      "reload ms", "rmmod ms", "shutdown ms",
                       "chain pool create ms", "chain pool free ms",
-                      "runs (attach/rmmod/shutdown)"], rows, left=4)
+                      "runs (first/reload/rmmod/shutdown)"], rows, left=4)
+        out += hba_phases(recs, n, groups, order)
     return out or ["No two drivers at one `max_sgl_entries` in this results "
                    "file: nothing to compare."]
+
+
+def hba_phases(recs, n, groups, order):
+    """Where the attach goes on the SAS3008, by phase and load, medians in
+    ms: ours with chainpool against the in-tree driver."""
+    rows = []
+    for key in order:
+        if (key[2] != "sas3008"
+                or key[3:] not in (("ours", "chainpool"), ("in_tree", "in_tree"))):
+            continue
+        for load in ("first", "reload"):
+            rs = [r for r in groups[key]
+                  if r.get("load") == load and r.get("phases_ns")]
+            if not rs:
+                continue
+            rows.append([key[0], setup_name(key[1]), key[2].upper(),
+                         "ours" if key[3] == "ours" else "in-tree", load]
+                        + [ms(median([r["phases_ns"][p] for r in rs]))
+                           for p, _ in HBA_PHASES]
+                        + [ms(median([r["attach_ns"] for r in rs]))])
+    if not rows:
+        return []
+    return (["", f"Where the attach goes on the SAS3008 at "
+             f"`max_sgl_entries={n}`, ms (medians), from the kernel log's "
+             "times of the lines every version of the driver prints:", ""]
+            + table(["kernel", "setup", "HBA", "driver", "load"]
+                    + [d for _, d in HBA_PHASES] + ["attach"], rows, left=5))
+
+
+def render_hbatest_readme(data):
+    """README's: the kernel's own driver's times over ours with chainpool,
+    by kernel, the HBAs in each cell."""
+    groups, med, order = hba_groups(data["records"], 256)
+    cells, kvers, hbas = {}, {}, []
+    for key in order:
+        base = med.get(key[:3] + ("ours", "chainpool"))
+        if key[3:] != ("in_tree", "in_tree") or not base:
+            continue
+        kvers[key[0]] = groups[key][0]["kernel"]
+        hbas += [key[2]] if key[2] not in hbas else []
+        cells.setdefault(key[0], {})[key[2]] = [
+            ratio(med[key][t], base[t]) for t in HBA_TIMES[:4]]
+    rows = [[f"{series} ({kvers[series]})"]
+            + [" / ".join(cs.get(h, ["-"] * 4)[i] for h in hbas)
+               for i in range(4)]
+            for series, cs in cells.items()]
+    hbas = [h.upper() for h in hbas]
+    return table([f"kernel ({' / '.join(hbas)})", "attach, first load",
+                  "attach, reload", "rmmod", "shutdown"], rows, left=1)
 
 
 # --- bench-core: the allocator core, native -----------------------------
@@ -468,6 +544,7 @@ BLOCKS = {
     "bench": ("bench", render_bench),
     "bench-bulk": ("bench", render_bench_bulk),
     "hbatest": ("hbatest", render_hbatest),
+    "hbatest-readme": ("hbatest", render_hbatest_readme),
     "bench-core": ("bench-core", render_bench_core),
     "suites": ("check", render_suites),
     "targets": ("check", render_targets),
