@@ -383,11 +383,11 @@ gl_skip() {
 	gl_say "ok $GL_NR $1 # SKIP $2"
 }
 
-# gl_wait_disk [N]: wait up to 60 s for N SCSI disks (default: the host's
-# hbatest.disks=, or 1; a host scans asynchronously); the last one's name
-# in GL_DISK, status 0 once there are N
+# gl_wait_disk: wait up to 60 s for the SCSI disks the host put behind
+# the HBA (hbatest.disks= on the command line, default 1; a host scans
+# asynchronously); the last one's name in GL_DISK, status 0 once all are
 gl_wait_disk() {
-	gl_want=${1:-$(sed -n 's/.*hbatest\.disks=\([0-9]*\).*/\1/p' /proc/cmdline)}
+	gl_want=$(sed -n 's/.*hbatest\.disks=\([0-9]*\).*/\1/p' /proc/cmdline)
 	gl_i=0
 	while [ $gl_i -lt 600 ]; do
 		GL_DISK=""
