@@ -8,12 +8,11 @@
  * by a bump cursor over the slabs, so filling a pool costs O(slabs), and
  * resetting the list and the cursor gives every block back at once.  The
  * slabs lie in one table in the order they came (the cursor's), with an
- * index of them sorted by DMA address (for the debug checks' bsearch());
+ * index of them sorted by DMA address (for the debug checks' binary search);
  * growth builds both anew outside the spinlock and swaps them in under it.
  * With chainpool_debug every free block is poisoned, as mm/dmapool.c does.
  */
 #include <linux/bitmap.h>
-#include <linux/bsearch.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -284,23 +283,6 @@ fail:
 	return -ENOMEM;
 }
 
-/* bsearch()'s key: an address, and the table the index points into */
-struct cp_key {
-	dma_addr_t dma;
-	const struct cp_slab *slabs;
-};
-
-static int cp_cmp_dma(const void *key, const void *elt)
-{
-	const struct cp_key *k = key;
-	const struct cp_slab *s = &k->slabs[*(const u32 *)elt];
-	dma_addr_t dma = k->dma;
-
-	if (dma < s->dma)
-		return -1;
-	return dma - s->dma >= s->bytes;
-}
-
 static u32 cp_offset(const struct chainpool *pool, const struct cp_slab *s,
 		     u32 idx)
 {
@@ -314,15 +296,22 @@ static u32 cp_offset(const struct chainpool *pool, const struct cp_slab *s,
 static struct cp_slab *cp_find(const struct chainpool *pool, dma_addr_t dma,
 			       u32 *idx)
 {
-	struct cp_key key = { dma, pool->slabs };
+	u32 lo = 0, hi = pool->nr_slabs, mid, off, in, slot;
 	struct cp_slab *s;
-	u32 *p, off, in, slot;
 
-	p = bsearch(&key, pool->by_dma, pool->nr_slabs, sizeof(*p),
-		    cp_cmp_dma);
-	if (!p)
+	/* By hand: bsearch() is no part of RHEL's kABI. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		s = &pool->slabs[pool->by_dma[mid]];
+		if (dma < s->dma)
+			hi = mid;
+		else if (dma - s->dma >= s->bytes)
+			lo = mid + 1;
+		else
+			break;
+	}
+	if (lo == hi)
 		return NULL;
-	s = &pool->slabs[*p];
 	off = dma - s->dma;
 	in = off % s->seg;
 	slot = in / pool->stride;
