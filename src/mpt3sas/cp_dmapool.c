@@ -11,15 +11,20 @@
 static const char * const cp_allocators[] = { "chainpool", "dma_pool" };
 static int pool_allocator;
 
+/* Set at load only (0444), so no trailing newline to allow for. */
 static int pool_allocator_set(const char *val, const struct kernel_param *kp)
 {
-	int i = sysfs_match_string(cp_allocators, val);
+	int i;
 
-	if (i >= 0)
-		pool_allocator = i;
-	else
-		pr_err("mpt3sas: pool_allocator=%s is not one of: chainpool, dma_pool\n", val);
-	return min(i, 0);
+	/* strcmp(), not sysfs_match_string(): that is no part of RHEL 8's and 9's kABI */
+	for (i = 0; i < ARRAY_SIZE(cp_allocators); i++) {
+		if (!strcmp(val, cp_allocators[i])) {
+			pool_allocator = i;
+			return 0;
+		}
+	}
+	pr_err("mpt3sas: pool_allocator=%s is not one of: chainpool, dma_pool\n", val);
+	return -EINVAL;
 }
 
 static int pool_allocator_get(char *buf, const struct kernel_param *kp)
