@@ -11,7 +11,8 @@
 # VERSION, dkms.conf (filled in), dkms.mk with the kernel-range.sh it runs,
 # kernel-setup.sh (what the packages run for each kernel) with pci-ids
 # (the PCI IDs our driver claims, packaging/pci-ids.sh), the kernel hook
-# kernel-hook.sh, and COPYING.  Building from it
+# kernel-hook.sh, for the kmod package kmod-hook.sh and kabi-report.sh,
+# and COPYING.  Building from it
 # needs no network and no upstream download.  Beside the DKMS tree it
 # carries README.md and tools/ (mpt3sas-pool-timing and its man page),
 # which the .deb and the .rpm install in /usr/share/doc and /usr/sbin
@@ -62,7 +63,7 @@ find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
 cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/kernel-setup.sh" \
 	"$top/packaging/dkms-original-module.sh" "$top/packaging/kernel-hook.sh" \
-	"$top/COPYING" "$top/README.md" "$dir/"
+	"$top/packaging/kmod-hook.sh" "$top/packaging/kabi-report.sh" "$top/COPYING" "$top/README.md" "$dir/"
 "$top/packaging/pci-ids.sh" "$tree" >"$dir/pci-ids" || die "cannot read the PCI IDs of $tree's mpt3sas"
 mkdir -p "$dir/tools"
 cp "$top/tools/mpt3sas-pool-timing" "$top/tools/mpt3sas-pool-timing.8" "$dir/tools/"

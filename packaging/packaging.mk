@@ -6,6 +6,10 @@
 #                   source tree for /usr/src/mpt3sas-chainpool-<version>/
 #   make packages   the tarball, the Debian package (.deb) and the RHEL
 #                   family package (.rpm), all in build/pkg/
+#   make kmod KVER=<release> [KDIR=<build tree>]
+#                   kmod-mpt3sas-chainpool for that RHEL kernel (a kABI-
+#                   tracking kmod, packaging/rpm/build.sh --kmod), in
+#                   build/pkg/; SIGN_KEY= SIGN_CERT= sign the module
 #
 # CP_RELEASE=cp9 builds another release than src/VERSION (test upgrades);
 # DKMS_KERNEL_MIN / DKMS_KERNEL_MAX change the supported kernel series
@@ -22,4 +26,8 @@ packages: dist | deps-packages
 	packaging/deb/build.sh $(PKG_DIR)
 	packaging/rpm/build.sh $(PKG_DIR)
 
-.PHONY: dist packages
+# KVER, or the release of the tree KDIR names
+kmod: dist | deps-packages
+	packaging/rpm/build.sh --kmod "$(or $(KVER),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))" $(PKG_DIR)
+
+.PHONY: dist packages kmod
