@@ -15,6 +15,8 @@ KERNELS_DIR=${KERNELS_DIR:-$BUILD_ROOT/kernels}
 # the CI machine's shared folder beside the checkout
 KERNEL_BUNDLES=${KERNEL_BUNDLES:-$REPO_ROOT/../shared/kernels}
 SERIES_FILE=$KLIB_DIR/series
+# RHEL's weak-modules, kernel-rpm-macros and kABI stablelists (its README.md)
+RHEL_FIXTURES=${RHEL_FIXTURES:-$REPO_ROOT/../shared/rhel}
 
 log()  { printf '%s: %s\n' "${LOG_TAG:-tests}" "$*" >&2; }
 # die, tagged with LOG_TAG

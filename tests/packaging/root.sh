@@ -64,7 +64,7 @@ pkgroot=$top/build/pkgroot
 if [ "$flavour" = rpm ]; then
 	packages=(rpm dnf createrepo-c dracut dracut-core systemd kmod gcc make
 		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
-		ca-certificates diffutils patch bc)
+		ca-certificates diffutils patch bc gawk)
 	pkgroot=$top/build/pkgroot-rpm
 	[ -f "$KERNEL_BUNDLES/MANIFEST" ] ||
 		die "no kernel bundles in $KERNEL_BUNDLES (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
@@ -78,9 +78,13 @@ for d in sound net drivers/net drivers/gpu drivers/media drivers/infiniband \
 	excludes+=("/lib/modules/*/kernel/$d/*.ko*")
 done
 # The kernel bundles (KERNEL_BUNDLES of tests/kernels/lib.sh), where there
-# are any, read-only at /kbundles inside.
+# are any, read-only at /kbundles inside, and RHEL's tools (RHEL_FIXTURES)
+# at /rhel.
 if [ -f "$KERNEL_BUNDLES/MANIFEST" ]; then
 	bundles=$(cd "$KERNEL_BUNDLES" && pwd)
+fi
+if [ -d "$RHEL_FIXTURES/kabi" ]; then
+	rhel=$(cd "$RHEL_FIXTURES" && pwd)
 fi
 key=$(printf '%s\n' "$suite" "${packages[@]}" "${excludes[@]}" "$(mmdebstrap --version)" |
 	sha256sum | cut -c1-16)
@@ -126,7 +130,7 @@ log "running $(basename "$script") in a throwaway root ($run)"
 rc=0
 # shellcheck disable=SC2016 # expanded by the inner shell
 unshare --mount --propagation private --pid --fork --kill-child -- \
-	env IMAGE="$image" RUN="$run" TOP="$top" BUNDLES="${bundles:-}" bash -euc '
+	env IMAGE="$image" RUN="$run" TOP="$top" BUNDLES="${bundles:-}" RHEL="${rhel:-}" bash -euc '
 	m=$RUN/merged
 	mount -t overlay overlay \
 		-o "lowerdir=$IMAGE,upperdir=$RUN/upper,workdir=$RUN/work" "$m"
@@ -141,9 +145,13 @@ unshare --mount --propagation private --pid --fork --kill-child -- \
 		mkdir -p "$m/kbundles"
 		mount --bind -o ro "$BUNDLES" "$m/kbundles"
 	fi
+	if [ -n "$RHEL" ]; then
+		mkdir -p "$m/rhel"
+		mount --bind -o ro "$RHEL" "$m/rhel"
+	fi
 	cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null || :
 	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${BUNDLES:+KERNEL_BUNDLES=/kbundles} ${KVER:+KVER=$KVER} \
+		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${BUNDLES:+KERNEL_BUNDLES=/kbundles} ${RHEL:+RHEL_FIXTURES=/rhel} ${KVER:+KVER=$KVER} \
 		${DKMS_SUITE:+DKMS_SUITE=$DKMS_SUITE} \
 		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} ${PLANT:+PLANT=$PLANT} "$@"
 ' pkgroot "$script" "$@" || rc=$?

@@ -12,7 +12,17 @@
 #                  /lib/modules/<release>, modules.* as %ghost; %post runs
 #                  depmod, %posttrans and %preun run kernel-install as
 #                  RHEL's kernel-core does
+#                  and /lib/modules/<release>/symvers.gz, providing
+#                  kernel(<symbol>) = <CRC> for each symbol of its
+#                  Module.symvers; %posttrans and %preun run weak-modules
+#                  --add-kernel and --remove-kernel first when it is there
+#   kernel-core    twice more per series tagged kmod, for the kmod test's
+#                  kernel updates: release <r>.90 with the same symbols and
+#                  CRCs, and release <r>.91 where one symbol the driver
+#                  needs (scsi_add_host_with_dma) has another CRC
 #   kernel-devel   per bundle: /usr/src/kernels/<release>
+#   kmod           /usr/sbin/weak-modules, RHEL 8's (version 25) and RHEL
+#                  9's (28), from ../shared/rhel/
 #   el-base        no files: Provides what the Debian userland already has
 #                  (gcc, make, kmod, dracut, elfutils-libelf-devel, ...)
 #
@@ -103,6 +113,60 @@ Requires: gcc make kmod elfutils-libelf-devel
 Recommends: kernel-devel"
 
 # --- kernels
+# core_rpm STAGE KVER [CRC_OF]: kernel-core of the tree at STAGE (its
+# lib/modules/KVER); CRC_OF=SYMBOL gives that symbol another CRC.
+core_rpm() {
+	local st=$1 kver=$2 crc_of=${3:-} v r m
+	v=${kver%%-*}
+	r=${kver#*-}
+	r=${r%.x86_64}
+	m=/lib/modules/$kver
+	awk -v s="$crc_of" 'BEGIN { FS = OFS = "\t" }
+		$2 == s { $1 = sprintf("0x%08x", xor(strtonum($1), 1)) } { print }' \
+		"$work/symvers-$kver" | gzip -9n >"$st$m/symvers.gz"
+	{
+		echo "%dir $m"
+		echo "$m/build"
+		echo "$m/vmlinuz"
+		echo "$m/System.map"
+		echo "$m/config"
+		echo "$m/symvers.gz"
+		echo "$m/kernel"
+		# depmod's inputs are files of the package, its outputs %ghost
+		for f in modules.order modules.builtin modules.builtin.modinfo; do
+			[ ! -f "$st$m/$f" ] || echo "$m/$f"
+		done
+		(cd "$st$m" && find . -maxdepth 1 -name 'modules.*' ! -name modules.order \
+			! -name modules.builtin ! -name modules.builtin.modinfo -printf "%%ghost $m/%f\n")
+		echo "%dir $m/weak-updates"
+		for f in vmlinuz System.map config initramfs; do
+			case $f in
+			initramfs) echo "%ghost %attr(0600, root, root) /boot/initramfs-$kver.img" ;;
+			*) echo "%ghost /boot/$f-$kver" ;;
+			esac
+		done
+	} >"$work/files-core-$kver"
+	mkdir -p "$st/boot" "$st$m/weak-updates"
+	for f in vmlinuz System.map config; do : >"$st/boot/$f-$kver"; done
+	: >"$st/boot/initramfs-$kver.img"
+	# As RHEL's kernel-core: depmod in %post, weak-modules and
+	# kernel-install (its plugins: dkms's, then dracut's) in %posttrans and
+	# %preun; kernel(<symbol>) = <CRC> as RHEL's kabi.sh and
+	# find-provides.ksyms provide them.
+	mkrpm kernel-core "$v" "$r" x86_64 "$st" "$work/files-core-$kver" \
+		"Provides: kernel = $v-$r, kernel-modules = $v-$r, kernel-uname-r = $kver
+Provides: installonlypkg(kernel)
+Requires: el-base
+$(zcat "$st$m/symvers.gz" | awk -F'\t' '{ print "Provides: kernel(" $2 ") = " $1 }')" "%post
+depmod -a $kver
+%posttrans
+if [ -x /usr/sbin/weak-modules ]; then /usr/sbin/weak-modules --add-kernel $kver || exit \$?; fi
+kernel-install add $kver $m/vmlinuz || exit \$?
+%preun
+if [ -x /usr/sbin/weak-modules ]; then /usr/sbin/weak-modules --remove-kernel $kver || :; fi
+kernel-install remove $kver || :"
+}
+
 for el in $(kernel_series rpm); do
 	b=$KERNEL_BUNDLES/$el.tar.xz
 	st=$work/stage-$el
@@ -121,48 +185,39 @@ for el in $(kernel_series rpm); do
 	# RHEL's link is absolute: /lib is /usr/lib, ../../../ would miss
 	ln -sfn "/usr/src/kernels/$kver" "$st$m/build"
 	rm -rf "${st:?}/boot"
-	{
-		echo "%dir $m"
-		echo "$m/build"
-		echo "$m/vmlinuz"
-		echo "$m/System.map"
-		echo "$m/config"
-		echo "$m/kernel"
-		# depmod's inputs are files of the package, its outputs %ghost
-		for f in modules.order modules.builtin modules.builtin.modinfo; do
-			[ ! -f "$st$m/$f" ] || echo "$m/$f"
-		done
-		(cd "$st$m" && find . -maxdepth 1 -name 'modules.*' ! -name modules.order \
-			! -name modules.builtin ! -name modules.builtin.modinfo -printf "%%ghost $m/%f\n")
-		for f in vmlinuz System.map config initramfs; do
-			case $f in
-			initramfs) echo "%ghost %attr(0600, root, root) /boot/initramfs-$kver.img" ;;
-			*) echo "%ghost /boot/$f-$kver" ;;
-			esac
-		done
-	} >"$work/files-core-$el"
-	mkdir -p "$st/boot"
-	for f in vmlinuz System.map config; do : >"$st/boot/$f-$kver"; done
-	: >"$st/boot/initramfs-$kver.img"
+	cp "$st/usr/src/kernels/$kver/Module.symvers" "$work/symvers-$kver"
 	mkdir -p "$work/stage-devel-$el/usr/src/kernels"
 	mv "$st/usr/src/kernels/$kver" "$work/stage-devel-$el/usr/src/kernels/"
+	rm -rf "${st:?}/usr"
 	echo "/usr/src/kernels/$kver" >"$work/files-devel-$el"
-	# As RHEL's kernel-core: depmod in %post, kernel-install (its
-	# plugins: dkms's, then dracut's) in %posttrans and %preun.
-	mkrpm kernel-core "$v" "$r" x86_64 "$st" "$work/files-core-$el" \
-		"Provides: kernel = $v-$r, kernel-modules = $v-$r, kernel-uname-r = $kver
-Provides: installonlypkg(kernel)
-Requires: el-base" "%post
-depmod -a $kver
-%posttrans
-kernel-install add $kver $m/vmlinuz || exit \$?
-%preun
-kernel-install remove $kver || :"
+	# The kmod test's updates: the same modules under another release
+	if series_has "$el" kmod; then
+		for z in 90 91; do
+			k2=$v-${r%%.el*}.$z.el${r#*.el}.x86_64
+			rm -rf "$work/stage-$z"
+			mkdir -p "$work/stage-$z/lib/modules"
+			cp -a "$st$m" "$work/stage-$z/lib/modules/$k2"
+			ln -sfn "/usr/src/kernels/$k2" "$work/stage-$z/lib/modules/$k2/build"
+			cp "$work/symvers-$kver" "$work/symvers-$k2"
+			core_rpm "$work/stage-$z" "$k2" "$([ $z = 90 ] || echo scsi_add_host_with_dma)"
+			rm -rf "$work/stage-$z"
+		done
+	fi
+	core_rpm "$st" "$kver"
 	mkrpm kernel-devel "$v" "$r" x86_64 "$work/stage-devel-$el" "$work/files-devel-$el" \
 		"Provides: kernel-devel-uname-r = $kver
 Provides: installonlypkg(kernel-module)
 Requires: el-base"
 	rm -rf "$st" "$work/stage-devel-$el"
+done
+
+# --- weak-modules, as RHEL's kmod package ships it (RHEL 10: RHEL 9's)
+for k in 8:25 9:28; do
+	mkdir -p "$work/stage-kmod${k%:*}/usr/sbin"
+	cp "$RHEL_FIXTURES/kmod-el${k%:*}/weak-modules" "$work/stage-kmod${k%:*}/usr/sbin/"
+	echo /usr/sbin/weak-modules >"$work/files-kmod${k%:*}"
+	mkrpm kmod "${k#*:}" "1.fixture.el${k%:*}" x86_64 "$work/stage-kmod${k%:*}" "$work/files-kmod${k%:*}" \
+		"Requires: el-base"
 done
 
 # --- what the Debian userland provides

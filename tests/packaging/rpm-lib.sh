@@ -87,7 +87,8 @@ EOF
 # list, bundles and DKMS_SUITE.
 fixture_repo() {
 	local key
-	key=$({ cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST"
+	key=$({ cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST" \
+		"$RHEL_FIXTURES"/kmod-el*/weak-modules
 		echo "${DKMS_SUITE:-}"; } | sha256sum | cut -c1-16)
 	repo=$top/build/pkgroot-rpm/repo-$key
 	exec 7>"$top/build/pkgroot-rpm/.lock-repo"
@@ -124,10 +125,11 @@ build_rpm() {
 	ls "$1"/"$pkg"-*.noarch.rpm
 }
 
-# planted_spec WORK: the spec to build, with PLANT's fault in it (written
-# to WORK/planted.spec), or the package's own.
+# planted_spec WORK [PACKAGE]: the spec of PACKAGE (default $pkg) to
+# build, with PLANT's fault in it (written to WORK/planted.spec), or the
+# package's own.
 planted_spec() {
-	local spec=$top/packaging/rpm/$pkg.spec
+	local spec=$top/packaging/rpm/${2:-$pkg}.spec
 	mkdir -p "$1"
 	# shellcheck disable=SC2016 # the spec's text
 	case ${PLANT:-} in
@@ -137,7 +139,9 @@ planted_spec() {
 	posttrans-no-dracut) sed '/^%posttrans/,/^%preun/ s|^bash %{_usrsrc}|mkdir -p /run/planted \&\& ln -sf /bin/true /run/planted/dracut \&\& PATH=/run/planted:$PATH &|' ;;
 	# %preun forgets dkms remove
 	preun-no-remove) sed '/^%preun/,/^%files/ { /dkms remove/d }' ;;
-	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut or preun-no-remove" ;;
+	# the kmod loses to the in-tree driver where weak-modules links it
+	kmod-no-override) sed '/^override mpt3sas \* weak-updates/d' ;;
+	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut, preun-no-remove or kmod-no-override" ;;
 	esac <"$spec" >"$1/planted.spec"
 	! cmp -s "$spec" "$1/planted.spec" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in $spec"
 	echo "$1/planted.spec"

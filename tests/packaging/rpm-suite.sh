@@ -1,35 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/rpm-suite.sh install|upgrade [--reduced|EL...]:
+# tests/packaging/rpm-suite.sh install|upgrade|kmod [--reduced|EL...]:
 # one of the RPM suites on each RHEL kernel bundle (default: the series
 # tagged rpm in tests/kernels/series; --reduced: the first tagged
 # rpm-reduced), each in its own RPM root (root.sh --rpm).  install
 # installs and removes the package (rpm-install.sh), boots the initramfs
 # it had made under QEMU (initrd-boot.sh --rpm EL), and installs the other
-# bundle's kernel in between in the first EL's root.
+# bundle's kernel in between in the first EL's root.  kmod builds and
+# installs the kmod package (rpm-kmod.sh) on each series tagged kmod.
 #
 # tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults,
 # on EL (default: the first series tagged rpm-reduced),
 # (PLANT, see rpm-install.sh) must turn each suite red: install with a
 # %posttrans that skips dracut and with a %preun that forgets dkms remove
 # (its remove step), upgrade with the %posttrans one (the reinstall is
-# rebuilt by nothing else); RPM_PLANTS picks among them (install, remove,
-# upgrade; default all three).
+# rebuilt by nothing else), kmod (rpm-kmod.sh, its own suite) with the
+# kmod spec's depmod.d line for weak-updates/ dropped; RPM_PLANTS picks
+# among them (install, remove, upgrade, kmod; default all four).
 # Prints KTAP: ok when the planted run failed.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-what=${1:?usage: rpm-suite.sh install|upgrade|detects-faults [--reduced|EL...]}
+what=${1:?usage: rpm-suite.sh install|upgrade|kmod|detects-faults [--reduced|EL...]}
 shift
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 if [ "${1:-}" = --reduced ] || { [ $# = 0 ] && [ "$what" = detects-faults ]; }; then
 	set -- "$(kernel_one rpm-reduced)"
 elif [ $# = 0 ]; then
+	tag=rpm
+	[ "$what" != kmod ] || tag=kmod
 	# shellcheck disable=SC2046 # one word a series
-	set -- $(kernel_series rpm)
-	[ $# -gt 0 ] || die "no kernel series tagged rpm (bundles: $(bundles_note))"
+	set -- $(kernel_series "$tag")
+	[ $# -gt 0 ] || die "no kernel series tagged $tag (bundles: $(bundles_note))"
 fi
 pk=$top/tests/packaging
 rc=0
@@ -52,6 +56,8 @@ install)
 	done ;;
 upgrade)
 	for el in "$@"; do run "$el" "$pk/rpm-upgrade.sh" || rc=1; done ;;
+kmod)
+	for el in "$@"; do run "$el" "$pk/rpm-kmod.sh" || rc=1; done ;;
 detects-faults)
 	el=$1
 	log=$top/build/pkg/test/rpm-detects-faults
@@ -60,7 +66,7 @@ detects-faults)
 	n=0
 	# step, plant, the check that must fail, script and argument
 	while IFS='|' read -r suite plant check script args; do
-		case " ${RPM_PLANTS:-install remove upgrade} " in *" $suite "*) ;; *) continue ;; esac
+		case " ${RPM_PLANTS:-install remove upgrade kmod} " in *" $suite "*) ;; *) continue ;; esac
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # args: none or one word
 		PLANT=$plant PKGROOT_RUN=rpm-plant-$suite-$el run "$el" "$pk/$script" $args \
@@ -78,8 +84,9 @@ detects-faults)
 install|posttrans-no-dracut|initramfs holds our mpt3sas|rpm-install.sh|
 remove|preun-no-remove|nothing left|rpm-install.sh|
 upgrade|posttrans-no-dracut|the initramfs was rebuilt|rpm-upgrade.sh|
+kmod|kmod-no-override|modinfo -k [^ ]+: ours, through weak-updates/|rpm-kmod.sh|
 EOT
 	echo "1..$n" ;;
-*) echo "rpm-suite.sh: $what: install, upgrade or detects-faults" >&2; exit 2 ;;
+*) echo "rpm-suite.sh: $what: install, upgrade, kmod or detects-faults" >&2; exit 2 ;;
 esac
 exit $rc

@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In the RPM root (root.sh --rpm) as RHEL $EL (a series tagged kmod): the
+# kmod package, built as on an EL build host and installed as on a server
+# without a compiler, with RHEL's own tools from RHEL_FIXTURES: the
+# kernel-rpm-macros dependency generators (find-requires.ksyms writes the
+# Requires: kernel(<symbol>) = <CRC>), the kABI stablelist, and the kmod
+# package's weak-modules (RHEL 10: RHEL 9's).  The stand-in: a Debian 12
+# userland and rpm, the fixture kernels of rpm-fixtures.sh.
+#
+#   build      make kmod's recipe against kernel-devel-<release>: the
+#              kABI report it prints is RHEL's own list of the symbols
+#              outside the stablelist; a kernel(...) Requires, with the
+#              kernel's CRC, for each symbol the module imports
+#   install    dnf install: ours in extra/mpt3sas-chainpool/, resolved by
+#              modinfo and in the initramfs
+#   updates    a kernel of the same kABI (release <r>.90): weak-modules
+#              links ours in and its initramfs holds it; a kernel where
+#              one CRC differs (<r>.91): not linked, its own driver, one
+#              line from the package's kernel hook
+#   upgrade    dnf upgrade to the kmod of release cp9: its version in the
+#              kernel it was built for and, through weak-updates/, in the
+#              update, in both initramfs
+#   remove     removing the first update's kernel, then the package:
+#              nothing of ours left, the in-tree driver in every initramfs
+#   signing    make kmod SIGN_KEY= SIGN_CERT= for the other RPM series
+#              (whose kernel-devel has scripts/sign-file): the module's
+#              signer is that key
+#
+# PLANT=kmod-no-override (the spec's depmod.d line for weak-updates/
+# dropped) must turn this red.
+
+set -eu
+# shellcheck source=tests/packaging/rpm-lib.sh
+. "$(dirname "$0")/rpm-lib.sh"
+
+series_has "$el" kmod || ktap_exit_fail_msg "EL=$el: not one of the series tagged kmod: $(kernel_series kmod)"
+suite=rpm-kmod-$el
+work=$top/build/pkg/test/$suite
+kpkg=kmod-$name
+want=$base-$(cat "$top/src/VERSION")
+major=${el#el}
+major=${major%%.*}
+r=${kver#*-}
+r=${r%.x86_64}
+same=${kver%%-*}-${r%%.el*}.90.el${r#*.el}.x86_64
+broken=${kver%%-*}-${r%%.el*}.91.el${r#*.el}.x86_64
+moddir=extra/$name
+symvers=/usr/src/kernels/$kver/Module.symvers
+
+# same_list A B: A is not empty and equals B
+same_list() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+
+rpm_root_setup
+intree_path=$(resolved_path "$kver")
+rm -rf "$work"
+mkdir -p "$work"
+
+step "an EL build host: RHEL's kernel-rpm-macros generators, kABI stablelist, kernel-devel"
+mac=$RHEL_FIXTURES/kernel-srpm-macros
+mkdir -p /usr/lib/rpm/redhat/find-provides.d /usr/lib/rpm/fileattrs "/lib/modules/kabi-$el"
+install -m 0755 "$mac/find-requires.ksyms" "$mac/find-provides.ksyms" /usr/lib/rpm/redhat/
+install -m 0755 "$mac/modalias.prov" /usr/lib/rpm/redhat/find-provides.d/
+install -m 0644 "$mac/kmod.attr" "$mac/modalias.attr" "$mac/provided_ksyms.attr" \
+	"$mac/required_ksyms.attr" /usr/lib/rpm/fileattrs/
+# kernel-abi-stablelists' layout, from the list with RHEL's CRCs
+list=/lib/modules/kabi-$el/kabi_stablelist_x86_64
+{
+	echo "[rhel${major}_x86_64_stablelist]"
+	awk -F'\t' '{ print "\t" $2 }' "$RHEL_FIXTURES/kabi/Module.kabi_x86_64.$el"
+} >"$list"
+ln -sfn "kabi-$el" /lib/modules/kabi-current
+kmodver=28
+[ "$major" != 8 ] || kmodver=25
+"${DNF[@]}" install "kernel-devel-$kver" "kmod-$kmodver" >&2 ||
+	ktap_exit_fail_msg "dnf install kernel-devel-$kver kmod-$kmodver failed"
+
+step "make kmod KVER=$kver (packaging/dist.sh, packaging/rpm/build.sh --kmod)${PLANT:+ (planted fault: $PLANT)}"
+[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
+"$top/packaging/dist.sh" "$top/build/tree" "$work/pkg" >&2
+spec=$(planted_spec "$work" "$name-kmod")
+RPM_SPEC=$spec "$top/packaging/rpm/build.sh" --kmod "$kver" "$work/pkg" >"$work/build.out" 2>&1 ||
+	{ cat "$work/build.out"; ktap_exit_fail_msg "make kmod failed"; }
+cat "$work/build.out"
+rpmf=$(ls "$work/pkg/$kpkg-"*.x86_64.rpm)
+mkdir -p "$work/x"
+(cd "$work/x" && rpm2cpio "$rpmf" | cpio -idm --quiet)
+report=$work/x/usr/share/doc/$kpkg/kabi-report.txt
+ktap_test_result "the package ships the kABI report" [ -s "$report" ]
+ktap_test_result "the build printed it" grep -qxF "$(head -n 1 "$report")" "$work/build.out"
+# RHEL's find-requires.ksyms warns of the same symbols, its own way
+blog=$work/pkg/rpmbuild-$name-kmod/build.log
+rhel_grey=$(sed -n '/^future kernel updates/,/^Red Hat recommends/p' "$blog" | awk -F'\t' 'NF == 2 { print $2 }' | sort)
+ours_grey=$(grep -v '^#' "$report" | sort)
+echo "outside the stablelist: $(wc -l <<<"$ours_grey") symbols, RHEL's generator: $(wc -l <<<"$rhel_grey")"
+ktap_test_result "the kABI report names symbols, as RHEL's own check does" \
+	same_list "$ours_grey" "$rhel_grey"
+imports=$(modprobe --dump-modversions "$work/x/lib/modules/$kver/$moddir/mpt3sas.ko" |
+	awk '{ print $2 }' | sort)
+reqs=$(rpm -qp --requires "$rpmf" | sed -n 's/^kernel(\(.*\)) = \(0x[0-9a-f]*\)$/\1 \2/p' | sort)
+expect=$(awk '{ print $2, $1 }' "$symvers" | sort | join - <(echo "$imports"))
+ktap_test_result "Requires: kernel(<symbol>) = <CRC of kernel-devel's Module.symvers> for each of $(wc -l <<<"$imports") imports" \
+	same_list "$reqs" "$expect"
+ktap_test_result "it requires no compiler, kernel-devel or dkms" \
+	not grep -qE '^(gcc|make|kernel-devel|dkms)' <<<"$(rpm -qp --requires "$rpmf")"
+ktap_test_result "the module in $moddir/" glob "$(rpm -qpl "$rpmf")" "*/lib/modules/$kver/$moddir/mpt3sas.ko*"
+
+step "dnf install ./${rpmf##*/}"
+(cd "${rpmf%/*}" && "${DNF[@]}" install "./${rpmf##*/}") >&2 || ktap_exit_fail_msg "dnf install of the kmod failed"
+ktap_test_result "$kpkg is installed" rpm -q "$kpkg"
+ktap_test_result "modinfo -k $kver: ours in $moddir/" [ "$(resolved_path "$kver")" = "/lib/modules/$kver/$moddir/mpt3sas.ko" ]
+im=$(initrd_mpt3sas "$kver")
+echo "initramfs: $im"
+ktap_test_result "the initramfs of $kver holds ours ($want)" \
+	grep -qE "/lib/modules/$kver/$moddir/mpt3sas\.ko(\.[a-z]+)? $want\$" <<<"$im"
+
+step "a kernel update of the same kABI: $same"
+"${DNF[@]}" install "kernel-core-$same" >"$work/same.log" 2>&1 || { cat "$work/same.log"; ktap_exit_fail_msg "dnf install kernel-core-$same failed"; }
+link=/lib/modules/$same/weak-updates/$name/mpt3sas.ko
+ktap_test_result "weak-modules linked ours into $same" \
+	[ "$(readlink -f "$link")" = "$(readlink -f "/lib/modules/$kver/$moddir/mpt3sas.ko")" ]
+ktap_test_result "modinfo -k $same: ours, through weak-updates/" [ "$(resolved_path "$same")" = "$link" ]
+im=$(initrd_mpt3sas "$same")
+echo "initramfs of $same: $im"
+ktap_test_result "the initramfs of $same holds ours ($want)" grep -qE " $want\$" <<<"$im"
+ktap_test_result "no word from the kernel hook" not grep -q "^$kpkg:" "$work/same.log"
+
+step "a kernel update where one symbol has another CRC: $broken"
+"${DNF[@]}" install "kernel-core-$broken" >"$work/broken.log" 2>&1 || { cat "$work/broken.log"; ktap_exit_fail_msg "dnf install kernel-core-$broken failed"; }
+grep "^$kpkg:" "$work/broken.log" || :
+ktap_test_result "not linked into $broken" [ ! -e "/lib/modules/$broken/weak-updates/$name/mpt3sas.ko" ]
+ktap_test_result "modinfo -k $broken: its own driver" glob "$(resolved_path "$broken")" "/lib/modules/$broken/kernel/*"
+im=$(initrd_mpt3sas "$broken")
+echo "initramfs of $broken: $im"
+ktap_test_result "the initramfs of $broken holds no mpt3sas of ours" not grep -qE -- '-cp[0-9]+$' <<<"$im"
+ktap_test_result "the kernel hook says so, in one line" [ "$(grep -c "^$kpkg: kernel $broken " "$work/broken.log")" = 1 ]
+
+step "dnf upgrade to release cp9"
+CP_RELEASE=cp9 "$top/packaging/dist.sh" "$top/build/tree" "$work/pkg9" >&2
+CP_RELEASE=cp9 RPM_SPEC=$spec "$top/packaging/rpm/build.sh" --kmod "$kver" "$work/pkg9" >&2 ||
+	ktap_exit_fail_msg "make kmod of cp9 failed"
+rpm9=$(ls "$work/pkg9/$kpkg-"*.x86_64.rpm)
+(cd "${rpm9%/*}" && "${DNF[@]}" upgrade "./${rpm9##*/}") >&2 || ktap_exit_fail_msg "dnf upgrade failed"
+rpm9=${rpm9##*/}
+ktap_test_result "one $kpkg installed, cp9's" [ "$(rpm -q "$kpkg")" = "${rpm9%.rpm}" ]
+for k in "$kver" "$same"; do
+	ktap_test_result "modinfo -k $k: $base-cp9" [ "$(resolved_version "$k")" = "$base-cp9" ]
+	ktap_test_result "the initramfs of $k holds $base-cp9" grep -qE " $base-cp9\$" <<<"$(initrd_mpt3sas "$k")"
+done
+
+step "dnf remove kernel-core-$same, then $kpkg"
+"${DNF[@]}" remove "kernel-core-$same" >&2
+ktap_test_result "nothing left of $same" [ ! -e "/lib/modules/$same" ]
+"${DNF[@]}" remove "$kpkg" >&2
+ktap_test_result "$kpkg is gone" not rpm -q "$kpkg"
+ktap_test_result "modinfo -k $kver: the in-tree driver again" [ "$(resolved_path "$kver")" = "$intree_path" ]
+im=$(initrd_mpt3sas "$kver")
+echo "initramfs: $im"
+ktap_test_result "the initramfs of $kver holds no mpt3sas of ours" not grep -qE -- '-cp[0-9]+$' <<<"$im"
+left=$(rpm_leftovers; ls /etc/depmod.d/"$kpkg".conf /var/run/rpm-"$kpkg"* 2>/dev/null || :)
+[ -z "$left" ] || echo "left: $left"
+ktap_test_result "nothing left in /lib/modules/*/extra|weak-updates, /etc, /var/run" [ -z "$left" ]
+
+step "make kmod KVER=$kver2 SIGN_KEY=... SIGN_CERT=..."
+"${DNF[@]}" install "kernel-devel-$kver2" >&2 || ktap_exit_fail_msg "dnf install kernel-devel-$kver2 failed"
+openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=kmod test key $$" \
+	-keyout "$work/key.pem" -outform DER -out "$work/cert.der" 2>/dev/null
+"$top/packaging/dist.sh" "$top/build/tree" "$work/pkg-signed" >&2
+SIGN_KEY=$work/key.pem SIGN_CERT=$work/cert.der "$top/packaging/rpm/build.sh" --kmod "$kver2" "$work/pkg-signed" >&2 ||
+	ktap_exit_fail_msg "make kmod with SIGN_KEY failed"
+mkdir -p "$work/xs"
+(cd "$work/xs" && rpm2cpio "$(ls "$work/pkg-signed/$kpkg-"*.x86_64.rpm)" | cpio -idm --quiet)
+signer=$(modinfo -F signer "$work/xs/lib/modules/$kver2/$moddir/mpt3sas.ko")
+echo "signer: $signer"
+ktap_test_result "the module of $kver2 is signed by the key given" [ "$signer" = "kmod test key $$" ]
+finish "$suite"
