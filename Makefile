@@ -44,10 +44,13 @@
 #                        against the pristine driver, with a cover letter,
 #                        checked with git am and checkpatch
 #                        (build/upstream-series/)
+#   make kabi-report     after make matrix: the symbols mpt3sas.ko imports
+#                        that RHEL's kABI stablelists lack (build/kabi/)
 #   make docs            the tables of figures in docs/ from the results
 #                        files committed in docs/results/ (scripts/docs.py)
 #   make docs-results    copy the stamped results of the last make bench,
-#                        hbatest, bench-core and check into docs/results/,
+#                        hbatest, bench-core, kabi-report and check into
+#                        docs/results/,
 #                        then make docs
 #
 # Everything generated lives in build/.
@@ -142,6 +145,11 @@ check-debug: tree | deps-check
 docs:
 	python3 scripts/docs.py render
 
+# After make matrix: the symbols outside RHEL's kABI stablelists
+kabi-report:
+	python3 scripts/kabi-results.py
+	python3 scripts/docs.py stamp --kind kabi --guests "the modules make matrix built for the RHEL bundles, RHEL's stablelists (Module.kabi_x86_64 of each release)" build/kabi/results.json
+
 docs-results:
 	python3 scripts/docs.py import
 
@@ -162,7 +170,7 @@ distclean:
 
 include packaging/packaging.mk
 
-.PHONY: all deps deps-modules deps-packages deps-check upstream tree modules \
+.PHONY: kabi-report all deps deps-modules deps-packages deps-check upstream tree modules \
 	unit matrix vmtest static reliability bench bench-core check check-debug \
 	repin upstream-series clean distclean qemu hbatest hbatest-reduced docs \
 	docs-results

@@ -48,10 +48,11 @@ sys.dont_write_bytecode = True
 import results as bench_results  # noqa: E402  (bench/results.py)
 RESULTS_DIR = os.path.join(TOP, "docs", "results")
 KINDS = ("bench", "hbatest", "bench-core", "check", "reliability",
-         "check-debug")
+         "check-debug", "kabi")
 RUNS = {"bench": "make bench", "hbatest": "make hbatest",
         "bench-core": "make bench-core", "check": "make check",
-        "reliability": "make reliability", "check-debug": "make check-debug"}
+        "reliability": "make reliability", "check-debug": "make check-debug",
+        "kabi": "make kabi-report"}
 # results files of a run's series and exit status only: {"series": [...]}
 SERIES_KINDS = ("check", "reliability", "check-debug")
 BLOCK_RE = re.compile(r"(<!-- results:([a-z0-9-]+) -->\n)(.*?)(<!-- /results -->)",
@@ -126,7 +127,7 @@ def stamp(path, kind, guests, run, reduced=False, seconds=None):
         guests = guests or "QEMU TCG guests"
     with open(path) as f:
         data = json.load(f)
-    setups = [] if kind in SERIES_KINDS else sorted(
+    setups = [] if kind in SERIES_KINDS + ("kabi",) else sorted(
         {"iommu" if r.get("iommu") else "plain"
          for r in data.get("records", [])})
     data["stamp"] = {
@@ -453,6 +454,40 @@ def render_bench_core(data):
              ""] + table(head, rows, left=1))
 
 
+# --- kabi: the symbols outside RHEL's kABI stablelists -------------------
+
+# the objects of our own code, against upstream's driver files
+OURS = ("chainpool/", "mpt3sas/cp_")
+
+
+def render_kabi(data):
+    recs = data["records"]
+    rows = []
+    for r in recs:
+        ours = sorted(o["symbol"] for o in r["outside"] if o["objects"]
+                      and all(x.startswith(OURS) for x in o["objects"]))
+        rows.append([r["release"], r["kernel"], r["imports"],
+                     len(r["outside"]),
+                     ", ".join(f"`{x}`" for x in ours) or "none"])
+    out = table(["RHEL", "module built for", "symbols imported",
+                 "outside the stablelist", "of them imported only by our "
+                 "own code (chainpool, cp_dmapool)"], rows, left=2)
+    where = {}
+    for r in recs:
+        for o in r["outside"]:
+            w = where.setdefault(o["symbol"], [set(), set()])
+            w[0].add(r["release"])
+            w[1].update(os.path.splitext(os.path.basename(x))[0]
+                        for x in o["objects"])
+    rels = [r["release"] for r in recs]
+    syms = [[f"`{s}`"] + ["x" if rel in w[0] else "" for rel in rels]
+            + [", ".join(sorted(w[1])) or "modpost (mpt3sas.mod)"]
+            for s, w in sorted(where.items())]
+    return out + ["", "Each symbol outside a release's stablelist (x), and "
+                  "the objects of the module that import it:", ""] + table(
+        ["symbol"] + rels + ["imported by"], syms, left=1)
+
+
 # --- the suites of make check: their own descriptions ---------------------
 
 
@@ -546,6 +581,7 @@ BLOCKS = {
     "hbatest": ("hbatest", render_hbatest),
     "hbatest-readme": ("hbatest", render_hbatest_readme),
     "bench-core": ("bench-core", render_bench_core),
+    "kabi": ("kabi", render_kabi),
     "suites": ("check", render_suites),
     "targets": ("check", render_targets),
 }
