@@ -9,8 +9,9 @@
 # mpt3sas-chainpool-<version>/, that is /usr/src/mpt3sas-chainpool-<version>/
 # as is: the patched upstream driver, compat/, chainpool/, Kbuild, Makefile,
 # VERSION, dkms.conf (filled in), dkms.mk with the kernel-range.sh it runs,
-# kernel-setup.sh (what the packages run for each kernel) with pci-ids
-# (the PCI IDs our driver claims, packaging/pci-ids.sh), the kernel hook
+# kernel-setup.sh (what the packages run for each kernel) with the rules
+# it shares with the kmod package, hba-rules.sh, and pci-ids (the PCI IDs
+# our driver claims, packaging/pci-ids.sh), the kernel hook
 # kernel-hook.sh, for the kmod package kmod-hook.sh and kabi-report.sh,
 # and COPYING.  Building from it
 # needs no network and no upstream download.  Beside the DKMS tree it
@@ -62,6 +63,7 @@ find "$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 find "$dir" -type f -name '.*' -delete
 echo "$release" >"$dir/VERSION"
 cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/kernel-setup.sh" \
+	"$top/packaging/hba-rules.sh" \
 	"$top/packaging/dkms-original-module.sh" "$top/packaging/kernel-hook.sh" \
 	"$top/packaging/kmod-hook.sh" "$top/packaging/kabi-report.sh" "$top/COPYING" "$top/README.md" "$dir/"
 "$top/packaging/pci-ids.sh" "$tree" >"$dir/pci-ids" || die "cannot read the PCI IDs of $tree's mpt3sas"

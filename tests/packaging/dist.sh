@@ -50,7 +50,7 @@ ktap_test_result "one top directory, $name-$version/" \
 	[ "$(tar tzf "$tarball" | cut -d/ -f1 | sort -u)" = "$name-$version" ]
 tar -C "$work" -xzf "$tarball"
 t=$work/$name-$version
-for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh kernel-setup.sh kernel-hook.sh pci-ids COPYING mpt3sas/mpt3sas_base.c \
+for f in Kbuild Makefile VERSION dkms.conf dkms.mk kernel-range.sh kernel-setup.sh hba-rules.sh kernel-hook.sh pci-ids COPYING mpt3sas/mpt3sas_base.c \
 	mpt3sas/mpi/mpi2.h chainpool compat compat/probe.mk compat/probe.sh README.md tools/mpt3sas-pool-timing \
 	tools/mpt3sas-pool-timing.8; do
 	ktap_test_result "holds $f" [ -e "$t/$f" ]

@@ -37,7 +37,7 @@ ktap_test_result "license names GPL-2.0" has 'GPL-2.0' "$(q --qf '%{LICENSE}')"
 
 files=$(q -l)
 src=/usr/src/$name-$version
-for f in dkms.conf dkms.mk kernel-range.sh kernel-setup.sh dkms-original-module.sh Kbuild Makefile VERSION mpt3sas/mpt3sas_base.c mpt3sas/mpi/mpi2.h \
+for f in dkms.conf dkms.mk kernel-range.sh kernel-setup.sh hba-rules.sh dkms-original-module.sh Kbuild Makefile VERSION mpt3sas/mpt3sas_base.c mpt3sas/mpi/mpi2.h \
 	mpt3sas/cp_dmapool.c chainpool/chainpool.c compat/mpt3sas_compat.h compat/probe.mk; do
 	ktap_test_result "ships $src/$f" has "^$src/$f\$" "$files"
 done
