@@ -42,10 +42,7 @@ done
 
 version=$("$top/packaging/version.sh")
 release=$("$top/packaging/version.sh" release)
-regex=$("$top/packaging/kernel-range.sh" regex "$kmin" ${kmax:+"$kmax"})
 range=$("$top/packaging/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})
-# dkms compares whole releases: the last 6.11.y is below 6.11.999.
-kmax_dkms=${kmax:+$kmax.999}
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -70,17 +67,13 @@ cp "$top/packaging/dkms.mk" "$top/packaging/kernel-range.sh" "$top/packaging/ker
 mkdir -p "$dir/tools"
 cp "$top/tools/mpt3sas-pool-timing" "$top/tools/mpt3sas-pool-timing.8" "$dir/tools/"
 
-sed -e "s/@PACKAGE_VERSION@/$version/g" \
-	-e "s/@KERNEL_MIN@/$kmin/g" \
-	-e "s/@KERNEL_MAX@/$kmax/g" \
-	-e "s/@KERNEL_MAX_DKMS@/$kmax_dkms/g" \
-	-e "s/@KERNEL_RANGE@/$range/g" \
-	-e "s/@KERNEL_REGEX@/$(printf '%s' "$regex" | sed 's/[\\&/]/\\&/g')/g" \
-	"$top/dkms.conf" >"$dir/dkms.conf"
-[ -n "$kmax" ] || sed -i '/^BUILD_EXCLUSIVE_KERNEL_MAX=/d' "$dir/dkms.conf"
-if grep -n '@[A-Z_]*@' "$dir/dkms.conf"; then
-	die "unfilled field in dkms.conf"
-fi
+fill_fields "$top/dkms.conf" >"$dir/dkms.conf"
+# The RPM spec, so that rpmbuild -ta builds from the tarball alone, and
+# the configuration files it installs
+fill_fields "$top/packaging/rpm/$name.spec" >"$dir/$name.spec"
+mkdir -p "$dir/conf"
+cp "$top/packaging/modprobe.d/$name.conf" "$dir/conf/modprobe.conf"
+cp "$top/packaging/depmod.d/$name.rpm.conf" "$dir/conf/depmod-rpm.conf"
 
 epoch=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || date +%s)}
 tarball=$out/$name-$version.tar.gz

@@ -7,16 +7,20 @@
 # weak-modules then no longer links the kmod into the new kernel: the
 # kernel keeps its own mpt3sas until a kmod built for it is installed.
 #
-# STABLELIST: RHEL's kernel-abi-stablelists file (RHEL 8:
-# kernel-abi-whitelists), default
-# /lib/modules/kabi-current/kabi_stablelist_<arch>: a section line, then
-# a tab and a symbol per line.  Without it, says so and lists nothing.
+# STABLELIST: RHEL's kernel-abi-stablelists file, default
+# /lib/modules/kabi-current/kabi_stablelist_<arch> (before RHEL 8.4,
+# kernel-abi-whitelists' kabi_whitelist_<arch>): a section line, then a
+# tab and a symbol per line.  Without it, says so and lists nothing.
 #
 # The kmod package's build prints this and ships it as kabi-report.txt.
 
 set -eu
 module=${1:?usage: kabi-report.sh MODULE [STABLELIST]}
-list=${2:-/lib/modules/kabi-current/kabi_stablelist_$(uname -m)}
+list=${2:-}
+if [ -z "$list" ]; then
+	list=/lib/modules/kabi-current/kabi_stablelist_$(uname -m)
+	[ -f "$list" ] || [ ! -f "${list/stablelist/whitelist}" ] || list=${list/stablelist/whitelist}
+fi
 export LC_ALL=C
 
 imports=$(/sbin/modprobe --dump-modversions "$module" | awk '{ print $2 }' | sort -u)

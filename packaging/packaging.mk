@@ -6,6 +6,8 @@
 #                   source tree for /usr/src/mpt3sas-chainpool-<version>/
 #   make packages   the tarball, the Debian package (.deb) and the RHEL
 #                   family package (.rpm), all in build/pkg/
+#   make srpm       mpt3sas-chainpool-<version>-1.src.rpm: the tarball and
+#                   its spec (rpmbuild -ta builds the same from the tarball)
 #   make kmod KVER=<release> [KDIR=<build tree>]
 #                   kmod-mpt3sas-chainpool for that RHEL kernel (a kABI-
 #                   tracking kmod, packaging/rpm/build.sh --kmod), in
@@ -26,8 +28,11 @@ packages: dist | deps-packages
 	packaging/deb/build.sh $(PKG_DIR)
 	packaging/rpm/build.sh $(PKG_DIR)
 
+srpm: dist | deps-packages
+	packaging/rpm/build.sh --srpm $(PKG_DIR)
+
 # KVER, or the release of the tree KDIR names
 kmod: dist | deps-packages
 	packaging/rpm/build.sh --kmod "$(or $(KVER),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))" $(PKG_DIR)
 
-.PHONY: dist packages kmod
+.PHONY: dist packages srpm kmod

@@ -11,6 +11,29 @@ die() {
 	exit 1
 }
 
+# fill_fields FILE: FILE with the @...@ fields of make dist filled in, on
+# stdout: the package version and the supported kernel series, as
+# dkms.conf and the RPM spec name them.  With no newest series, the lines
+# that would set it to nothing are left out.  An unknown field is an error.
+fill_fields() {
+	local pkg=${BASH_SOURCE[0]%/*}/../packaging kmin kmax regex out
+
+	kmin=$("$pkg/kernel-range.sh" min)
+	kmax=$("$pkg/kernel-range.sh" max)
+	regex=$("$pkg/kernel-range.sh" regex "$kmin" ${kmax:+"$kmax"})
+	# dkms compares whole releases: the last 6.11.y is below 6.11.999.
+	out=$(sed -e "s/@PACKAGE_VERSION@/$("$pkg/version.sh")/g" \
+		-e "s/@KERNEL_MIN@/$kmin/g" \
+		-e "s/@KERNEL_MAX@/$kmax/g" \
+		-e "s/@KERNEL_MAX_DKMS@/${kmax:+$kmax.999}/g" \
+		-e "s/@KERNEL_RANGE@/$("$pkg/kernel-range.sh" text "$kmin" ${kmax:+"$kmax"})/g" \
+		-e "s/@KERNEL_REGEX@/$(printf '%s' "$regex" | sed 's/[\\&/]/\\&/g')/g" \
+		-e '/^BUILD_EXCLUSIVE_KERNEL_MAX=""$/d' -e '/^%global kernel_max *$/d' "$1") ||
+		die "cannot read $1"
+	! grep -n '@[A-Z_]*@' <<<"$out" >&2 || die "unfilled field in $1"
+	printf '%s\n' "$out"
+}
+
 # pkg_dist_facts OUT_DIR: what the package builders take from `make dist`
 # in OUT_DIR.  Sets out (OUT_DIR, absolute), name, version, kmin and kmax
 # (the supported kernel series; kmax empty: no newest), range (the same

@@ -1,17 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Build the RHEL family's packages from the `make dist` tarball, with
-# rpmbuild (on Debian: apt-get install rpm):
+# Build the RHEL family's packages from the `make dist` tarball and the
+# spec it carries (packaging/rpm/mpt3sas-chainpool.spec), with rpmbuild (on
+# Debian: apt-get install rpm):
 #
 #   build.sh PKG_DIR              mpt3sas-chainpool-dkms-<version>-1.noarch.rpm
 #   build.sh --kmod KVER PKG_DIR  kmod-mpt3sas-chainpool for kernel KVER
 #                                 (make kmod), against KDIR (default
 #                                 /usr/src/kernels/KVER, its kernel-devel);
 #                                 SIGN_KEY and SIGN_CERT sign the module
+#   build.sh --srpm PKG_DIR       mpt3sas-chainpool-<version>-1.src.rpm
+#                                 (make srpm)
 #
 # CP_RELEASE, DKMS_KERNEL_MIN/MAX as for dist.sh.  RPM_SPEC=FILE builds
-# from another spec (the tests' planted faults).
+# from another spec template (the tests' planted faults).
 
 set -eu
 
@@ -19,20 +22,34 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 LOG_TAG=rpm
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
-kver=
-if [ "${1:-}" = --kmod ]; then
+kver=''
+srpm=''
+case ${1:-} in
+--kmod)
 	kver=${2:?usage: build.sh --kmod KVER PKG_DIR}
-	shift 2
-fi
-pkg_dist_facts "${1:?usage: build.sh [--kmod KVER] PKG_DIR}"
+	shift 2 ;;
+--srpm)
+	srpm=1
+	shift ;;
+esac
+pkg_dist_facts "${1:?usage: build.sh [--kmod KVER | --srpm] PKG_DIR}"
 
 command -v rpmbuild >/dev/null || die "rpmbuild is missing: apt-get install rpm"
 
-spec=$name-dkms
-args=(--define "kernel_range $range")
-if [ -n "$kver" ]; then
-	spec=$name-kmod
-	args=(--define "kver $kver" --define "kernel_min $kmin" ${kmax:+--define "kernel_max $kmax"})
+topdir=$out/rpmbuild${kver:+-kmod}
+rm -rf "$topdir"
+mkdir -p "$topdir/SOURCES" "$topdir/SPECS"
+cp "$tarball" "$topdir/SOURCES/"
+spec=$topdir/SPECS/$name.spec
+fill_fields "${RPM_SPEC:-$top/packaging/rpm/$name.spec}" >"$spec"
+
+# A gzip payload: every rpm of the RHEL 8 to 10 family reads it, whatever
+# Debian's rpm defaults to.
+args=(--define "_topdir $topdir" --define "_binary_payload w9.gzdio")
+if [ -n "$srpm" ]; then
+	args+=(-bs --define "_source_payload w9.gzdio")
+elif [ -n "$kver" ]; then
+	args+=(-bb --define "kver $kver")
 	if [ -n "${KDIR:-}" ]; then
 		[ -f "$KDIR/Module.symvers" ] || die "KDIR=$KDIR: no Module.symvers: not a kernel build tree"
 		# A build tree from no package: rpm cannot check BuildRequires.
@@ -48,30 +65,24 @@ if [ -n "$kver" ]; then
 		args+=(--define "sign_key $(realpath "$SIGN_KEY")" --define "sign_cert $(realpath "$SIGN_CERT")")
 	fi
 else
-	# --nodeps: the build needs nothing, but Debian's rpm database knows
-	# no package at all.
-	args+=(--nodeps)
+	# --nodeps: the noarch build needs nothing, but Debian's rpm database
+	# knows no package at all.
+	args+=(-bb --nodeps)
 fi
 
-topdir=$out/rpmbuild-$spec
-rm -rf "$topdir"
-mkdir -p "$topdir/SOURCES" "$topdir/SPECS"
-cp "$tarball" "$topdir/SOURCES/"
-cp "$top/packaging/modprobe.d/mpt3sas-chainpool.conf" "$topdir/SOURCES/mpt3sas-chainpool.modprobe.conf"
-cp "$top/packaging/depmod.d/mpt3sas-chainpool.rpm.conf" "$topdir/SOURCES/mpt3sas-chainpool.depmod.conf"
-cp "${RPM_SPEC:-$top/packaging/rpm/$spec.spec}" "$topdir/SPECS/$spec.spec"
-
-# A gzip payload: every rpm of the RHEL 8 to 10 family reads it, whatever
-# Debian's rpm defaults to.
-rpmbuild -bb --define "_topdir $topdir" --define "pkgver $version" \
-	--define "_binary_payload w9.gzdio" "${args[@]}" \
-	"$topdir/SPECS/$spec.spec" >"$topdir/build.log" 2>&1 || {
+rpmbuild "${args[@]}" "$spec" >"$topdir/build.log" 2>&1 || {
 	tail -n 30 "$topdir/build.log" >&2
 	die "rpmbuild failed (log: $topdir/build.log)"
 }
 # The kABI report, as the build printed it
 [ -z "$kver" ] || sed -n '/^# mpt3sas .*symbols imported$/,/^[+]/p' "$topdir/build.log" | grep -v '^[+]' >&2
-rpm=$(find "$topdir/RPMS" -name '*.rpm' | head -n 1)
+if [ -n "$srpm" ]; then
+	rpm=$(find "$topdir/SRPMS" -name '*.src.rpm' | head -n 1)
+elif [ -n "$kver" ]; then
+	rpm=$(find "$topdir/RPMS" -name "kmod-$name-*.rpm" | head -n 1)
+else
+	rpm=$(find "$topdir/RPMS" -name "$name-dkms-*.noarch.rpm" | head -n 1)
+fi
 [ -n "$rpm" ] || die "rpmbuild made no package"
 mv "$rpm" "$out/"
 echo "rpm: $out/${rpm##*/}"

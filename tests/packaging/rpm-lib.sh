@@ -125,11 +125,10 @@ build_rpm() {
 	ls "$1"/"$pkg"-*.noarch.rpm
 }
 
-# planted_spec WORK [PACKAGE]: the spec of PACKAGE (default $pkg) to
-# build, with PLANT's fault in it (written to WORK/planted.spec), or the
-# package's own.
+# planted_spec WORK: the spec to build, with PLANT's fault in it (written
+# to WORK/planted.spec), or the package's own.
 planted_spec() {
-	local spec=$top/packaging/rpm/${2:-$pkg}.spec
+	local spec=$top/packaging/rpm/$name.spec
 	mkdir -p "$1"
 	# shellcheck disable=SC2016 # the spec's text
 	case ${PLANT:-} in

@@ -8,7 +8,9 @@
 # scriptlets (dkms add, then the shipped kernel-setup.sh for every kernel
 # in %post and %posttrans, dkms remove in %preun), syntax-checked and the
 # %post one run against a stub dkms; rpmlint clean with the package's
-# filters.
+# filters.  The tarball's own spec: rpmbuild -ta builds the same package
+# from the tarball alone, and the source RPM that make srpm writes is the
+# one the package names.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -53,7 +55,9 @@ for f in kernel-hook.sh pci-ids; do
 	ktap_test_result "ships $src/$f" has "^$src/$f\$" "$files"
 done
 ktap_test_result "conflicts with ELRepo's kmod-mpt3sas" has '^kmod-mpt3sas$' "$(q --conflicts)"
-ktap_test_result "no README or tools/ in $src" hasnt "^$src/(README|tools)" "$files"
+ktap_test_result "conflicts with our kmod-$name" has "^kmod-$name\$" "$(q --conflicts)"
+ktap_test_result "no README, tools/, spec, conf/ or the kmod's files in $src" \
+	hasnt "^$src/(README|tools|$name\.spec|conf|kmod-hook\.sh|kabi-report\.sh)" "$files"
 ktap_test_result "no build products or generated probes" hasnt '\.(o|ko|mod|cmd)$|/generated' "$files"
 outside=$(grep -vE '^/(usr/src|etc|usr/share/(doc|licenses|man/man8))(/|$)|^/usr/sbin/mpt3sas-pool-timing$|^/usr/lib/kernel/install\.d/45-mpt3sas-chainpool\.install$' <<<"$files" || true)
 ktap_test_result "nothing outside /usr/src, /etc, /usr/share/{doc,licenses,man}, the tool and the hook${outside:+ (found: $outside)}" \
@@ -117,6 +121,19 @@ for k in $kernels; do
 	*) ktap_test_result "%posttrans: names the range for skipped $k" hasF "$name supports kernels 4.15 and newer; $k is not supported: skipped" "$out" ;;
 	esac
 done
+
+# As on an EL build host: the tarball alone, and its source RPM
+ta=$work/ta
+mkdir -p "$ta"
+rpmbuild -ta --nodeps --define "_topdir $ta" "$work/$name-$version.tar.gz" >"$ta.log" 2>&1 || tail -n 20 "$ta.log"
+ta_rpm=$(find "$ta/RPMS" -name "$name-dkms-$version-1.noarch.rpm" 2>/dev/null)
+ktap_test_result "rpmbuild -ta $name-$version.tar.gz builds $name-dkms" [ -n "$ta_rpm" ]
+ktap_test_result "with the same files" [ "$(rpm -qpl "$ta_rpm" 2>/dev/null)" = "$files" ]
+"$top/packaging/rpm/build.sh" --srpm "$work"
+srpm=$work/$name-$version-1.src.rpm
+ktap_test_result "make srpm: $(basename "$srpm"), with the tarball" \
+	grep -qxF "$name-$version.tar.gz" <<<"$(rpm -qpl "$srpm" 2>/dev/null)"
+ktap_test_result "the package names it as its source RPM" [ "$(q --qf '%{SOURCERPM}')" = "${srpm##*/}" ]
 
 if command -v rpmlint >/dev/null; then
 	lint=$(rpmlint -r "$top/packaging/rpm/$name-dkms.rpmlintrc" "$rpm" 2>&1) || true
