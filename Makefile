@@ -8,6 +8,7 @@
 #                        and the packages
 #   make modules         build for KVER=<release> or KDIR=<build dir>
 #   make dist, packages  DKMS source tarball; .deb and .rpm (build/pkg/)
+#   make srpm            the source RPM (rpmbuild -ta takes the tarball too)
 #   make kmod            the kmod RPM for one RHEL kernel (KVER= or KDIR=)
 #   make check           every test; ends with "N passed, N failed"
 #   make deps            install what make needs (scripts/deps/modules and
