@@ -35,12 +35,11 @@ fill_fields() {
 }
 
 # pkg_dist_facts OUT_DIR: what the package builders take from `make dist`
-# in OUT_DIR.  Sets out (OUT_DIR, absolute), name, version, kmin and kmax
-# (the supported kernel series; kmax empty: no newest), range (the same
-# as text) and tarball, which must exist.
+# in OUT_DIR.  Sets out (OUT_DIR, absolute), name, version, range (the
+# supported kernel series as text) and tarball, which must exist.
 # shellcheck disable=SC2034 # set for the caller
 pkg_dist_facts() {
-	local pkg=${BASH_SOURCE[0]%/*}/../packaging
+	local pkg=${BASH_SOURCE[0]%/*}/../packaging kmin kmax
 
 	out=$(cd "$1" && pwd)
 	name=mpt3sas-chainpool
