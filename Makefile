@@ -10,6 +10,8 @@
 #   make dist, packages  DKMS source tarball; .deb and .rpm (build/pkg/)
 #   make srpm            the source RPM (rpmbuild -ta takes the tarball too)
 #   make kmod            the kmod RPM for one RHEL kernel (KVER= or KDIR=)
+#   make repo            the packages as a signed dnf and apt repository
+#                        (REPO_KEY=<gpg key>, REPO_URL=; build/repo/)
 #   make check           every test; ends with "N passed, N failed"
 #   make deps            install what make needs (scripts/deps/modules and
 #                        packages); make does it itself when it is missing
@@ -78,6 +80,9 @@ deps-modules:
 
 deps-packages:
 	@scripts/deps.sh packages
+
+deps-repo:
+	@scripts/deps.sh repo
 
 deps-check:
 	@scripts/deps.sh modules packages check
@@ -171,7 +176,7 @@ distclean:
 
 include packaging/packaging.mk
 
-.PHONY: kabi-report all deps deps-modules deps-packages deps-check upstream tree modules \
+.PHONY: kabi-report all deps deps-modules deps-packages deps-repo deps-check upstream tree modules \
 	unit matrix vmtest static reliability bench bench-core check check-debug \
 	repin upstream-series clean distclean qemu hbatest hbatest-reduced docs \
 	docs-results

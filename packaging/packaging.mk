@@ -12,6 +12,10 @@
 #                   kmod-mpt3sas-chainpool for that RHEL kernel (a kABI-
 #                   tracking kmod, packaging/rpm/build.sh --kmod), in
 #                   build/pkg/; SIGN_KEY= SIGN_CERT= sign the module
+#   make repo REPO_KEY=<gpg key> [REPO_URL=<where build/repo/ is served>]
+#                   build/repo/: the packages, and the kmods make kmod
+#                   built, as a signed dnf and apt repository, with the
+#                   .repo file and apt sources stanza (packaging/repo.sh)
 #
 # CP_RELEASE=cp9 builds another release than src/VERSION (test upgrades);
 # DKMS_KERNEL_MIN / DKMS_KERNEL_MAX change the supported kernel series
@@ -19,7 +23,7 @@
 # directory.
 
 PKG_DIR ?= build/pkg
-export CP_RELEASE DKMS_KERNEL_MIN DKMS_KERNEL_MAX
+export CP_RELEASE DKMS_KERNEL_MIN DKMS_KERNEL_MAX REPO_KEY REPO_URL
 
 dist: tree
 	packaging/dist.sh build/tree $(PKG_DIR)
@@ -35,4 +39,7 @@ srpm: dist | deps-packages
 kmod: dist | deps-packages
 	packaging/rpm/build.sh --kmod "$(or $(KVER),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))" $(PKG_DIR)
 
-.PHONY: dist packages srpm kmod
+repo: packages | deps-repo
+	packaging/repo.sh $(PKG_DIR) build/repo
+
+.PHONY: dist packages srpm kmod repo
