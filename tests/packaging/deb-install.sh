@@ -7,7 +7,10 @@
 # 22.04) installed as Ubuntu's linux-image and linux-headers lay them out
 # (/boot, /lib/modules/<release>, the headers in
 # /usr/src/linux-headers-<release> with the build link), each with its
-# initramfs made as the image's kernel hook makes it.  For every kernel,
+# initramfs made as the image's kernel hook makes it.  The package comes
+# from make repo's apt repository, signed by a key made for the run and
+# named by Signed-By; apt must refuse the same repository signed by
+# another key, and the package with one byte changed.  For every kernel,
 # dkms must have installed ours (the range rule skipping none), and
 # depmod, modprobe and the initramfs must resolve to it; then purge it and
 # check that each kernel's in-tree driver is back everywhere and nothing
@@ -88,8 +91,32 @@ done
 step "building the package"
 deb=$(build_debs "$work")
 
-step "installing $(basename "$deb")"
-apt-get -q install -y "$deb" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
+step "make repo: the package in a signed apt repository (a throwaway key)"
+repo_keys
+test_repos "${deb%/*}" "$work"
+install -m 0644 "$work/repo/$name.gpg" /usr/share/keyrings/
+# apt_update DIR: our sources stanza, its packages those of DIR, and
+# apt-get update of it alone (Debian's lists stay)
+apt_update() {
+	sed "s|^URIs: .*|URIs: file://$1/deb/|" "$work/repo/$name.sources" >"/etc/apt/sources.list.d/$name.sources"
+	apt-get -q -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=false update
+}
+rc=0
+apt_update "$work/repo-other" >"$work/other.log" 2>&1 || rc=$?
+grep -E '^(E|W):' "$work/other.log" || :
+ktap_test_result "apt-get update refuses the repository signed by another key" \
+	refused "$rc" NO_PUBKEY "$work/other.log"
+apt_update "$work/repo-tampered" >&2 || ktap_exit_fail_msg "apt-get update of the tampered repository failed"
+rc=0
+apt-get -q install -y "$pkg" >"$work/tampered.log" 2>&1 || rc=$?
+grep -E '^(E|W):' "$work/tampered.log" || :
+ktap_test_result "apt-get refuses the package with one byte changed" \
+	refused "$rc" "hash sum mismatch" "$work/tampered.log"
+ktap_test_result "and installs nothing" [ "$(pkg_state)" != "install ok installed" ]
+apt_update "$work/repo" >&2 || ktap_exit_fail_msg "apt-get update of the repository failed"
+
+step "apt-get install $pkg from it (signed-by)"
+apt-get -q install -y "$pkg" 2>&1 | tee "$work/install.log" | grep -v '^readelf: Warning'
 ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
 ktap_test_result "/etc/modprobe.d/$name.conf is shipped, all comments" \
 	not grep -qv -e '^#' -e '^$' "/etc/modprobe.d/$name.conf"

@@ -168,6 +168,54 @@ standin_sysfs() {
 	ln -sfn "../../devices/pci0000:00/$a/$part" "$s/dev/block/$mm"
 }
 
+# repo_keys: two throwaway signing keys in a GNUPGHOME of the root's own
+# /tmp: "$name test key", which signs the repository, and "another key".
+repo_keys() {
+	GNUPGHOME=$(mktemp -d)
+	export GNUPGHOME
+	local k
+	for k in "$name test key" "another key"; do
+		gpg --batch --passphrase '' --quick-gen-key "$k" rsa3072 sign 1d 2>/dev/null ||
+			ktap_exit_fail_msg "gpg could not make the key $k"
+	done
+}
+
+# test_repos PKG_DIR DIR: make repo's recipe (packaging/repo.sh) on the
+# packages of PKG_DIR three times: DIR/repo, signed by "$name test key";
+# DIR/repo-other, signed by "another key"; DIR/repo-tampered, DIR/repo
+# with one byte of each package changed.  PLANT=repo-no-repo-gpgcheck:
+# from a copy of repo.sh whose .repo file leaves dnf's check of the
+# repository's signature out.
+test_repos() {
+	local f k off b sh=$top/packaging/repo.sh
+	if [ "${PLANT:-}" = repo-no-repo-gpgcheck ]; then
+		sh=$2/planted/packaging/repo.sh
+		rm -rf "$2/planted"
+		mkdir -p "${sh%/*}"
+		ln -s "$top/scripts" "$top/src" "$2/planted/"
+		cp "$top/packaging/version.sh" "${sh%/*}/"
+		sed 's/^\(\s*repo_gpgcheck=\)1$/\10/' "$top/packaging/repo.sh" >"$sh"
+		chmod +x "$sh"
+		! cmp -s "$sh" "$top/packaging/repo.sh" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in packaging/repo.sh"
+	fi
+	for k in repo:"$name test key" repo-other:"another key"; do
+		REPO_KEY=${k#*:} "$sh" "$1" "$2/${k%%:*}" >&2 ||
+			ktap_exit_fail_msg "packaging/repo.sh failed (${k#*:})"
+	done
+	rm -rf "$2/repo-tampered"
+	cp -a "$2/repo" "$2/repo-tampered"
+	find "$2/repo-tampered" -name '*.rpm' -o -name '*.deb' | while read -r f; do
+		off=$(($(stat -c %s "$f") - 512))
+		b=$(od -An -tu1 -j "$off" -N 1 "$f" | tr -d ' ')
+		# shellcheck disable=SC2059 # the byte, as an octal escape
+		printf "\\$(printf %03o $((b ^ 1)))" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+	done
+}
+
+# refused RC MESSAGE LOG: a command's exit status RC is not 0, and its LOG
+# says why (MESSAGE, a case-blind extended regular expression).
+refused() { [ "$1" != 0 ] && grep -qiE "$2" "$3"; }
+
 # no_driver_warning LOG KVER: how many times LOG warns that KVER boots with
 # no driver for a present HBA.
 no_driver_warning() {

@@ -52,11 +52,12 @@ need_cmds mmdebstrap unshare chroot mount
 # its headers and initramfs-tools, dkms and the tools that build our .deb.
 # busybox as on a default install (initramfs-tools recommends it): the
 # initramfs then has the shell tools the boot test uses.  openssl and
-# dctrl-tools: dkms-autopkgtest would fetch them.
+# dctrl-tools: dkms-autopkgtest would fetch them.  gnupg and apt-utils:
+# make repo signs and indexes the apt repository the tests install from.
 suite=bookworm
 packages=(dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
 	zstd xz-utils cpio busybox linux-image-amd64 linux-headers-amd64
-	ca-certificates openssl dctrl-tools)
+	ca-certificates openssl dctrl-tools gnupg apt-utils)
 pkgroot=$top/build/pkgroot
 # The RPM root: what RHEL's dkms, kernel-core and dracut run on (Debian's
 # builds of them); no Debian kernel, no dkms (an RPM of it comes from the
@@ -64,7 +65,7 @@ pkgroot=$top/build/pkgroot
 if [ "$flavour" = rpm ]; then
 	packages=(rpm dnf createrepo-c dracut dracut-core systemd kmod gcc make
 		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
-		ca-certificates diffutils patch bc gawk)
+		ca-certificates diffutils patch bc gawk gnupg)
 	pkgroot=$top/build/pkgroot-rpm
 	[ -f "$KERNEL_BUNDLES/MANIFEST" ] ||
 		die "no kernel bundles in $KERNEL_BUNDLES (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
