@@ -21,6 +21,10 @@
 #                  CRCs, and release <r>.91 where one symbol the driver
 #                  needs (scsi_add_host_with_dma) has another CRC
 #   kernel-devel   per bundle: /usr/src/kernels/<release>
+#   kmod-mpt3sas   per series tagged kmod: ELRepo's kmod, laid out as its
+#                  spec lays it out (extra/mpt3sas/, its depmod.d override,
+#                  weak-modules in its scriptlets), the kernel's own
+#                  driver standing in for ELRepo's build
 #   kmod           /usr/sbin/weak-modules, RHEL 8's (version 25) and RHEL
 #                  9's (28), from ../shared/rhel/
 #   el-base        no files: Provides what the Debian userland already has
@@ -167,6 +171,32 @@ if [ -x /usr/sbin/weak-modules ]; then /usr/sbin/weak-modules --remove-kernel $k
 kernel-install remove $kver || :"
 }
 
+# elrepo_rpm KVER MODULE: ELRepo's kmod-mpt3sas for KVER, with MODULE
+# (.ko.xz) in it.
+elrepo_rpm() {
+	local st=$work/stage-elrepo d=/lib/modules/$1/extra/mpt3sas ver dist
+	rm -rf "$st"
+	mkdir -p "$st$d" "$st/etc/depmod.d"
+	xz -dc "$2" >"$st$d/mpt3sas.ko"
+	ver=$(modinfo -F version "$st$d/mpt3sas.ko" | tr -- - .)
+	echo "override mpt3sas * weak-updates/mpt3sas" >"$st/etc/depmod.d/kmod-mpt3sas.conf"
+	printf '%s\n' "%dir $d" "$d/mpt3sas.ko" "%config /etc/depmod.d/kmod-mpt3sas.conf" >"$work/files-elrepo"
+	dist=${1%.x86_64}
+	dist=${dist##*.}
+	mkrpm kmod-mpt3sas "$ver" "1.$dist.elrepo" x86_64 "$st" "$work/files-elrepo" \
+		"Provides: mpt3sas-kmod = $ver
+Requires: kmod" "%post
+echo $d/mpt3sas.ko | /usr/sbin/weak-modules --add-modules
+%preun
+[ \$1 -ne 0 ] || echo $d/mpt3sas.ko >/var/run/rpm-kmod-mpt3sas-modules
+%postun
+if [ \$1 -eq 0 ] && [ -f /var/run/rpm-kmod-mpt3sas-modules ]; then
+	/usr/sbin/weak-modules --remove-modules </var/run/rpm-kmod-mpt3sas-modules
+	rm -f /var/run/rpm-kmod-mpt3sas-modules
+fi"
+	rm -rf "$st"
+}
+
 for el in $(kernel_series rpm); do
 	b=$KERNEL_BUNDLES/$el.tar.xz
 	st=$work/stage-$el
@@ -202,6 +232,9 @@ for el in $(kernel_series rpm); do
 			core_rpm "$work/stage-$z" "$k2" "$([ $z = 90 ] || echo scsi_add_host_with_dma)"
 			rm -rf "$work/stage-$z"
 		done
+	fi
+	if series_has "$el" kmod; then
+		elrepo_rpm "$kver" "$st$m/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz"
 	fi
 	core_rpm "$st" "$kver"
 	mkrpm kernel-devel "$v" "$r" x86_64 "$work/stage-devel-$el" "$work/files-devel-$el" \

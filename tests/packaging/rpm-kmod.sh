@@ -13,8 +13,16 @@
 #              kABI report it prints is RHEL's own list of the symbols
 #              outside the stablelist; a kernel(...) Requires, with the
 #              kernel's CRC, for each symbol the module imports
-#   install    dnf install: ours in extra/mpt3sas-chainpool/, resolved by
-#              modinfo and in the initramfs
+#   repo       make repo's recipe with a throwaway key: each RPM signed;
+#              dnf refuses the same repository signed by another key,
+#              and the kmod with one byte changed
+#   install    dnf install from it (its .repo file: gpgcheck=1,
+#              repo_gpgcheck=1): ours in extra/mpt3sas-chainpool/,
+#              resolved by modinfo and in the initramfs
+#   switch     dnf install --allowerasing ELRepo's kmod-mpt3sas (a stand-in
+#              of rpm-fixtures.sh), then our dkms package, then our kmod:
+#              each time that package alone, and its module resolved by
+#              modinfo and the initramfs
 #   updates    a kernel of the same kABI (release <r>.90): weak-modules
 #              links ours in and its initramfs holds it; a kernel where
 #              one CRC differs (<r>.91): not linked, its own driver, one
@@ -30,7 +38,7 @@
 #              scripts/sign-file: the module's signer is that key
 #
 # PLANT=kmod-no-override (the spec's depmod.d line for weak-updates/
-# dropped) must turn this red.
+# dropped) and PLANT=repo-no-repo-gpgcheck (test_repos) must turn this red.
 
 set -eu
 # shellcheck source=tests/packaging/rpm-lib.sh
@@ -107,14 +115,73 @@ ktap_test_result "it requires no compiler, kernel-devel or dkms" \
 	not grep -qE '^(gcc|make|kernel-devel|dkms)' <<<"$(rpm -qp --requires "$rpmf")"
 ktap_test_result "the module in $moddir/" glob "$(rpm -qpl "$rpmf")" "*/lib/modules/$kver/$moddir/mpt3sas.ko*"
 
-step "dnf install ./${rpmf##*/}"
-(cd "${rpmf%/*}" && "${DNF[@]}" install "./${rpmf##*/}") >&2 || ktap_exit_fail_msg "dnf install of the kmod failed"
+step "make repo: the kmod and the dkms package, signed by a throwaway key"
+"$top/packaging/rpm/build.sh" "$work/pkg" >&2 || ktap_exit_fail_msg "the dkms RPM did not build"
+repo_keys
+test_repos "$work/pkg" "$work"
+mkdir -p "$work/rpmdb"
+rpmkeys --dbpath "$work/rpmdb" --import "$work/repo/$name.asc"
+signed() { rpmkeys --dbpath "$work/rpmdb" -K "$@" | grep -vc ': digests signatures OK$'; }
+ktap_test_result "each RPM in el/$major/ is signed by that key" \
+	[ "$(signed "$work/repo/el/$major/"*.rpm)" = 0 ]
+# repo_file ID DIR: our .repo file, as ID, its packages those of DIR
+repo_file() {
+	sed -e "s|^\[$name\]|[$1]|" -e "/^baseurl=/ s|$work/repo/|$2/|" "$work/repo/$name.repo" \
+		>"/etc/yum.repos.d/$1.repo"
+}
+repo_file other "$work/repo-other"
+repo_file tampered "$work/repo-tampered"
+for r in other:"bad gpg signature" tampered:"incorrect checksum"; do
+	rc=0
+	"${DNF[@]}" --enablerepo="${r%%:*}" install "$kpkg" >"$work/${r%%:*}.log" 2>&1 || rc=$?
+	grep -iE '^error' "$work/${r%%:*}.log" || :
+	ktap_test_result "dnf refuses the kmod from the repository $([ "${r%%:*}" = other ] && echo signed by another key || echo with one byte changed)" \
+		refused "$rc" "${r#*:}" "$work/${r%%:*}.log"
+done
+ktap_test_result "and installs nothing" not rpm -q "$kpkg"
+cp "$work/repo/$name.repo" /etc/yum.repos.d/
+DNF+=(--enablerepo="$name")
+
+step "dnf install $kpkg, gpgcheck=1 and repo_gpgcheck=1"
+"${DNF[@]}" install "$kpkg" >&2 || ktap_exit_fail_msg "dnf install of the kmod from the repository failed"
 ktap_test_result "$kpkg is installed" rpm -q "$kpkg"
 ktap_test_result "modinfo -k $kver: ours in $moddir/" [ "$(resolved_path "$kver")" = "/lib/modules/$kver/$moddir/mpt3sas.ko" ]
 im=$(initrd_mpt3sas "$kver")
 echo "initramfs: $im"
 ktap_test_result "the initramfs of $kver holds ours ($want)" \
 	grep -qE "/lib/modules/$kver/$moddir/mpt3sas\.ko(\.[a-z]+)? $want\$" <<<"$im"
+
+step "one driver at a time: ELRepo's kmod-mpt3sas, our dkms package, our kmod again"
+# one_driver KVER DIR VERSION: modinfo and the initramfs's modules.dep of
+# KVER resolve mpt3sas to DIR/mpt3sas.ko of VERSION, and it is in there
+one_driver() {
+	local im
+	im=$(initrd_mpt3sas "$1")
+	glob "$(resolved_path "$1")" "/lib/modules/$1/$2/mpt3sas.ko*" &&
+		[ "$(resolved_version "$1")" = "$3" ] &&
+		grep -qE "/lib/modules/$1/$2/mpt3sas\.ko(\.[a-z]+)? $3\$" <<<"$im" &&
+		dep_is "$1" "$2" "$(initrd_dep "$1")"
+}
+# the fixture repository has ELRepo's kmod for each series: this one's
+dist=${kver%.x86_64}
+elrepo="kmod-mpt3sas-*-1.${dist##*.}.elrepo"
+for to in kmod-mpt3sas "$name-dkms" "$kpkg"; do
+	"${DNF[@]}" install --allowerasing "$([ "$to" != kmod-mpt3sas ] && echo "$to" || echo "$elrepo")" \
+		>"$work/switch-$to.log" 2>&1 ||
+		{ cat "$work/switch-$to.log"; ktap_exit_fail_msg "dnf install --allowerasing $to failed"; }
+	case $to in
+	kmod-mpt3sas) dir=extra/mpt3sas v=$(modinfo -F version "/lib/modules/$kver/extra/mpt3sas/mpt3sas.ko" || :) ;;
+	"$name-dkms") dir=extra v=$want ;;
+	*) dir=$moddir v=$want ;;
+	esac
+	echo "$to: $(resolved_path "$kver"), initramfs: $(initrd_mpt3sas "$kver" | tr '\n' ' ')"
+	ktap_test_result "switched to $to: it alone is installed" \
+		[ "$(rpm -qa kmod-mpt3sas "$kpkg" "$name-dkms" --qf '%{name}\n')" = "$to" ]
+	ktap_test_result "switched to $to: modinfo and the initramfs of $kver resolve mpt3sas to its module" \
+		one_driver "$kver" "$dir" "$v"
+done
+ktap_test_result "nothing left of ELRepo's package or our dkms package" \
+	[ -z "$(ls /lib/modules/"$kver"/extra/mpt3sas /etc/depmod.d/kmod-mpt3sas.conf /var/lib/dkms/"$name" 2>/dev/null)" ]
 
 step "a kernel update of the same kABI: $same"
 "${DNF[@]}" install "kernel-core-$same" >"$work/same.log" 2>&1 || { cat "$work/same.log"; ktap_exit_fail_msg "dnf install kernel-core-$same failed"; }

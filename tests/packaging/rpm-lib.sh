@@ -45,7 +45,9 @@ VERSION_ID="$v"
 PLATFORM_ID="platform:el$major"
 PRETTY_NAME="Red Hat Enterprise Linux $v (test root: Debian 12 userland)"
 EOF
-	mkdir -p /etc/rpm /etc/dnf/vars /etc/yum.repos.d /etc/dracut.conf.d
+	mkdir -p /etc/rpm /etc/dnf/vars /etc/yum.repos.d /etc/dracut.conf.d /etc/depmod.d
+	# RHEL's kmod package: extra/ before the in-tree drivers
+	echo 'search updates extra built-in weak-updates' >/etc/depmod.d/dist.conf
 	echo '%_dbpath /var/lib/rpm' >/etc/rpm/macros.dbpath
 	echo "$major" >/etc/dnf/vars/releasever
 	# RHEL's dracut names the image initramfs-<release>.img, Debian's initrd.img-<release>
@@ -126,13 +128,14 @@ build_rpm() {
 }
 
 # planted_spec WORK: the spec to build, with PLANT's fault in it (written
-# to WORK/planted.spec), or the package's own.
+# to WORK/planted.spec), or the package's own (no PLANT, or one of
+# packaging/repo.sh: test_repos plants those).
 planted_spec() {
 	local spec=$top/packaging/rpm/$name.spec
 	mkdir -p "$1"
 	# shellcheck disable=SC2016 # the spec's text
 	case ${PLANT:-} in
-	'') echo "$spec" && return 0 ;;
+	'' | repo-*) echo "$spec" && return 0 ;;
 	# %posttrans skips dracut: its kernel-setup.sh finds a dracut that
 	# does nothing first in PATH
 	posttrans-no-dracut) sed '/^%posttrans/,/^%preun/ s|^bash %{_usrsrc}|mkdir -p /run/planted \&\& ln -sf /bin/true /run/planted/dracut \&\& PATH=/run/planted:$PATH &|' ;;
@@ -140,7 +143,7 @@ planted_spec() {
 	preun-no-remove) sed '/^%preun/,/^%files/ { /dkms remove/d }' ;;
 	# the kmod loses to the in-tree driver where weak-modules links it
 	kmod-no-override) sed '/^override mpt3sas \* weak-updates/d' ;;
-	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut, preun-no-remove or kmod-no-override" ;;
+	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut, preun-no-remove, kmod-no-override or repo-no-repo-gpgcheck" ;;
 	esac <"$spec" >"$1/planted.spec"
 	! cmp -s "$spec" "$1/planted.spec" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in $spec"
 	echo "$1/planted.spec"

@@ -16,8 +16,10 @@
 # %posttrans that skips dracut and with a %preun that forgets dkms remove
 # (its remove step), upgrade with the %posttrans one (the reinstall is
 # rebuilt by nothing else), kmod (rpm-kmod.sh, its own suite) with the
-# kmod spec's depmod.d line for weak-updates/ dropped; RPM_PLANTS picks
-# among them (install, remove, upgrade, kmod; default all four).
+# kmod spec's depmod.d line for weak-updates/ dropped, repo (rpm-kmod.sh
+# too) with make repo's .repo file checking no repository signature;
+# RPM_PLANTS picks among them (install, remove, upgrade, kmod, repo;
+# default all five).
 # Prints KTAP: ok when the planted run failed.
 
 set -u
@@ -66,7 +68,7 @@ detects-faults)
 	n=0
 	# step, plant, the check that must fail, script and argument
 	while IFS='|' read -r suite plant check script args; do
-		case " ${RPM_PLANTS:-install remove upgrade kmod} " in *" $suite "*) ;; *) continue ;; esac
+		case " ${RPM_PLANTS:-install remove upgrade kmod repo} " in *" $suite "*) ;; *) continue ;; esac
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # args: none or one word
 		PLANT=$plant PKGROOT_RUN=rpm-plant-$suite-$el run "$el" "$pk/$script" $args \
@@ -85,6 +87,7 @@ install|posttrans-no-dracut|initramfs holds our mpt3sas|rpm-install.sh|
 remove|preun-no-remove|nothing left|rpm-install.sh|
 upgrade|posttrans-no-dracut|the initramfs was rebuilt|rpm-upgrade.sh|
 kmod|kmod-no-override|modinfo -k [^ ]+: ours, through weak-updates/|rpm-kmod.sh|
+repo|repo-no-repo-gpgcheck|dnf refuses the kmod from the repository signed by another key|rpm-kmod.sh|
 EOT
 	echo "1..$n" ;;
 *) echo "rpm-suite.sh: $what: install, upgrade, kmod or detects-faults" >&2; exit 2 ;;
