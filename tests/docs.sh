@@ -28,7 +28,7 @@ fi
 
 lines=$(wc -l < README.md)
 ktap_test_result "README.md is $lines lines, at most 250" [ "$lines" -le 250 ]
-for cmd in 'apt-get install ./' 'dnf install kernel-devel' 'dkms add -m'; do
+for cmd in 'dnf install kmod-mpt3sas-chainpool' 'apt-get install mpt3sas-chainpool-dkms' 'dkms add -m'; do
 	n=$(grep -nF -- "$cmd" README.md | head -n 1 | cut -d: -f1)
 	ktap_test_result "README.md: '$cmd' at line ${n:-none}, within the first 100" \
 		[ "${n:-999}" -le 100 ]
