@@ -5,7 +5,8 @@
 # (make packages, make kmod) as signed repositories in REPO_DIR, for a
 # fleet's own mirror (make repo):
 #
-#   el/<N>/                      a dnf repository for RHEL N (8, 9, 10):
+#   el/<N>/                      a dnf repository for RHEL N (8, 9, 10:
+#                                rhel below):
 #                                the dkms package, and each kmod built for
 #                                a kernel of that release; each RPM signed,
 #                                repodata/repomd.xml signed beside it
@@ -43,6 +44,8 @@ fpr=$(gpg --batch --with-colons --list-secret-keys -- "$REPO_KEY" 2>/dev/null | 
 [ -n "$fpr" ] || die "REPO_KEY=$REPO_KEY: no such secret key in gpg's keyring${GNUPGHOME:+ ($GNUPGHOME)}"
 
 name=mpt3sas-chainpool
+# the RHEL releases the packages are for
+rhel=(8 9 10)
 version=$("$top/packaging/version.sh")
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
@@ -59,14 +62,16 @@ gpg --batch --yes --export "$fpr" >"$out/$name.gpg"
 if [ ${#rpms[@]} -gt 0 ]; then
 	need rpmsign createrepo_c
 	# The dkms package for each release, a kmod for that of its kernel
-	for m in 8 9 10; do mkdir -p "$out/el/$m"; done
+	# (.el9_4. in its release)
+	for m in "${rhel[@]}"; do mkdir -p "$out/el/$m"; done
 	for f in "${rpms[@]}"; do
 		case ${f##*/} in
 		kmod-*)
-			[[ ${f##*/} =~ \.el(8|9|10)_[0-9]+\. ]] ||
-				die "${f##*/}: not built for a kernel of RHEL 8, 9 or 10"
-			cp "$f" "$out/el/${BASH_REMATCH[1]}/" ;;
-		*) for m in 8 9 10; do cp "$f" "$out/el/$m/"; done ;;
+			m=none
+			[[ ! ${f##*/} =~ \.el([0-9]+)_[0-9]+\. ]] || m=${BASH_REMATCH[1]}
+			[ -d "$out/el/$m" ] || die "${f##*/}: not built for a kernel of RHEL ${rhel[*]}"
+			cp "$f" "$out/el/$m/" ;;
+		*) for m in "${rhel[@]}"; do cp "$f" "$out/el/$m/"; done ;;
 		esac
 	done
 	echo "repo: signing $(find "$out/el" -name '*.rpm' | wc -l) RPMs with $fpr"
@@ -74,7 +79,7 @@ if [ ${#rpms[@]} -gt 0 ]; then
 		xargs -0 rpmsign --addsign --define "_gpg_name $fpr" --define "__gpg $(command -v gpg)" \
 			>/dev/null 2> >(grep -v 'GPG_TTY' >&2) ||
 		die "rpmsign failed"
-	for m in 8 9 10; do
+	for m in "${rhel[@]}"; do
 		createrepo_c -q "$out/el/$m" || die "createrepo_c failed"
 		gpg --batch --yes -u "$fpr" --detach-sign --armor "$out/el/$m/repodata/repomd.xml" ||
 			die "gpg could not sign el/$m/repodata/repomd.xml"
