@@ -183,18 +183,23 @@ repo_keys() {
 # test_repos PKG_DIR DIR: make repo's recipe (packaging/repo.sh) on the
 # packages of PKG_DIR three times: DIR/repo, signed by "$name test key";
 # DIR/repo-other, signed by "another key"; DIR/repo-tampered, DIR/repo
-# with one byte of each package changed.  PLANT=repo-no-repo-gpgcheck:
-# from a copy of repo.sh whose .repo file leaves dnf's check of the
-# repository's signature out.
+# with one byte of each package changed.  From a planted copy of repo.sh
+# with PLANT=repo-no-repo-gpgcheck (its .repo file leaves dnf's check of
+# the repository's signature out) or repo-trusted (its sources stanza
+# trusts the repository instead of naming the key).
 test_repos() {
-	local f k off b sh=$top/packaging/repo.sh
-	if [ "${PLANT:-}" = repo-no-repo-gpgcheck ]; then
+	local f k off b edit='' sh=$top/packaging/repo.sh
+	case ${PLANT:-} in
+	repo-no-repo-gpgcheck) edit='s/^\(\s*repo_gpgcheck=\)1$/\10/' ;;
+	repo-trusted) edit='s/^\(\s*\)Signed-By: .*/\1Trusted: yes/' ;;
+	esac
+	if [ -n "$edit" ]; then
 		sh=$2/planted/packaging/repo.sh
 		rm -rf "$2/planted"
 		mkdir -p "${sh%/*}"
 		ln -s "$top/scripts" "$top/src" "$2/planted/"
 		cp "$top/packaging/version.sh" "${sh%/*}/"
-		sed 's/^\(\s*repo_gpgcheck=\)1$/\10/' "$top/packaging/repo.sh" >"$sh"
+		sed "$edit" "$top/packaging/repo.sh" >"$sh"
 		chmod +x "$sh"
 		! cmp -s "$sh" "$top/packaging/repo.sh" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in packaging/repo.sh"
 	fi
