@@ -5,10 +5,10 @@
 # (make packages, make kmod) as signed repositories in REPO_DIR, for a
 # fleet's own mirror (make repo):
 #
-#   el/<N>/                      a dnf repository for RHEL N (8, 9, 10:
-#                                rhel below):
-#                                the dkms package, and each kmod built for
-#                                a kernel of that release; each RPM signed,
+#   el/<N>/                      a dnf repository for each RHEL release
+#                                N (rhel below): the dkms package, and
+#                                each kmod built for a kernel of that
+#                                release; each RPM signed,
 #                                repodata/repomd.xml signed beside it
 #   deb/                         a flat apt repository of the .deb, its
 #                                Release signed as InRelease
