@@ -11,9 +11,12 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
 ktap_print_header
-kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kdir" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64"
+kver=$(host_kver)
+kdir=/lib/modules/$kver/build
+[ -n "$kver" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64"
 
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
 want="$base-$(cat "$top/src/VERSION")"

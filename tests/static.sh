@@ -20,6 +20,8 @@ cd "$top"
 scripts=build/upstream/scripts
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
 ktap_print_header
 [ -f $scripts/checkpatch.pl ] || ktap_exit_fail_msg "no $scripts: run make upstream"
 ktap_set_plan 4
@@ -89,8 +91,9 @@ while read -r p; do
 done < <(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series)
 ktap_test_result "checkpatch --strict: $found findings in our C and patches" [ "$found" = 0 ]
 
-kdir=$(find /lib/modules -mindepth 2 -maxdepth 2 -path '/lib/modules/6.1.0-*-amd64/build' 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kdir" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing"
+kver=$(host_kver)
+kdir=/lib/modules/$kver/build
+[ -n "$kver" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing"
 command -v sparse >/dev/null || ktap_exit_fail_msg "sparse is missing: apt-get install sparse"
 obj=build/check/sparse
 rm -rf $obj && mkdir -p build/check

@@ -107,6 +107,17 @@ series_abi_regex() {
 # series_env SERIES: path of the env file written by fetch.sh.
 series_env() { echo "$KERNELS_DIR/$1/env"; }
 
+# host_kver: the newest Debian 12 6.1 kernel whose headers this machine has
+# (the host-side builds and checks), or nothing
+host_kver() {
+	local d
+
+	find /lib/modules -mindepth 1 -maxdepth 1 -name '6.1.0-*-amd64' -printf '%f\n' |
+		sort -V | while read -r d; do
+			[ ! -e "/lib/modules/$d/build/include" ] || echo "$d"
+		done | tail -n 1
+}
+
 # prune_source DIR: keep of a built kernel's source or object tree what
 # out-of-tree modules build against, its headers and scripts.  The kernel's
 # own sources and objects, other architectures and the drivers' private

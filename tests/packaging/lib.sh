@@ -16,6 +16,8 @@ export DEBIAN_FRONTEND=noninteractive
 t0=$(date +%s)
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
 ktap_print_header
 
 step() { ktap_print_msg "--- $* ($(($(date +%s) - t0))s)"; }
@@ -58,13 +60,8 @@ ensure_packages() {
 # The Debian 12 6.1 kernel to test with: KVER, else the newest one whose
 # headers are installed.  Its image and initramfs-tools come in if missing.
 pick_kernel() {
-	local k=${KVER:-}
-	if [ -z "$k" ]; then
-		k=$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.1.0-*-amd64' -printf '%f\n' |
-			sort -V | while read -r d; do
-				[ -e "/lib/modules/$d/build/include" ] && echo "$d"
-			done | tail -n 1)
-	fi
+	local k=${KVER:-$(host_kver)}
+
 	[ -n "$k" ] || ktap_exit_fail_msg "no Debian 12 6.1 kernel headers: apt-get install linux-headers-amd64"
 	ensure_packages initramfs-tools "linux-image-$k" >/dev/null
 	[ -e "/boot/initrd.img-$k" ] || update-initramfs -c -k "$k" >&2
