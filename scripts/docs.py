@@ -492,8 +492,9 @@ def render_kabi(data):
 
 
 def suites():
-    """(order, name, desc, full) of every tests/ and bench/ .suite file."""
-    found = []
+    """(name, desc, full) of every tests/ and bench/ .suite file, in the
+    order of tests/suites."""
+    found = {}
     for sub in ("tests", "bench"):
         for root, _, files in os.walk(os.path.join(TOP, sub)):
             for f in files:
@@ -505,9 +506,11 @@ def suites():
                         m = re.match(r"(SUITE_[A-Z]+)=(.*)$", line.rstrip("\n"))
                         if m:
                             kv[m.group(1)] = m.group(2)
-                found.append((int(kv["SUITE_ORDER"]), kv["SUITE_NAME"],
-                              kv["SUITE_DESC"], kv.get("SUITE_FULL", "")))
-    return sorted(found)
+                found[kv["SUITE_NAME"]] = (kv["SUITE_NAME"], kv["SUITE_DESC"],
+                                           kv.get("SUITE_FULL", ""))
+    with open(os.path.join(TOP, "tests", "suites")) as fh:
+        order = [s for s in fh.read().split("\n") if s and s[0] != "#"]
+    return [found[name] for name in order]
 
 
 def render_suites(data=None):
@@ -517,7 +520,7 @@ def render_suites(data=None):
             for r in (data or {}).get("records", [])}
     rows = [[f"`{name}`", cell(desc), f"`{full}`" if full else "",
              secs.get(name, "-")]
-            for _, name, desc, full in suites()]
+            for name, desc, full in suites()]
     out = table(["suite", "what it proves", "full run", "s in make check"],
                 rows, left=3)
     if secs:

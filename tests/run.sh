@@ -10,17 +10,16 @@
 # (stamped: scripts/docs.py), which `make docs-results` takes into
 # docs/testing.md.
 #
-#   tests/run.sh                 every suite, in SUITE_ORDER
+#   tests/run.sh                 every suite, in the order of tests/suites
 #   CHECKS="name ..." tests/run.sh   those suites, in that order
-#   tests/run.sh --list          the suites found: order, name, command
+#   tests/run.sh --list          the suites, in order: name, command
 #
 # A suite is a file NAME.suite under tests/ or bench/, in the folder of
-# what it runs; lines KEY=VALUE (the value is the rest of the line, taken
-# as is; nothing is sourced), blank lines and # comments:
+# what it runs, and a line NAME in tests/suites, whose order is make
+# check's.  Its lines are KEY=VALUE (the value is the rest of the line,
+# taken as is; nothing is sourced), blank lines and # comments:
 #
 #   SUITE_NAME=   NAME, as the file is named                    (required)
-#   SUITE_ORDER=  a whole number; suites run lowest first, cheap
-#                 ones first, host-unchanged last; no two alike  (required)
 #   SUITE_CMD=    what make check runs, from the top of the
 #                 checkout, by bash's eval in a subshell; $top
 #                 and $logdir (build/check) are set              (required)
@@ -35,10 +34,11 @@
 # matrix on: the matrix waits on downloads and unpacking, a QEMU guest
 # under TCG keeps one CPU busy, and the package suites, in their throwaway
 # roots, need no guest and none of the other suites' results.  Results are
-# still printed in SUITE_ORDER.
+# still printed in order.
 #
-# A duplicate name or order, an unknown key or a malformed line stops the
-# run before any suite starts.
+# A duplicate name, a suite missing from tests/suites or a name there with
+# no file, an unknown key or a malformed line stops the run before any
+# suite starts.
 
 set -u
 
@@ -49,7 +49,7 @@ logdir=build/check
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 
-declare -A suite_file suite_cmd suite_order suite_faults suite_lane order_file
+declare -A suite_file suite_cmd suite_order suite_faults suite_lane
 
 # bad FILE MESSAGE: a malformed descriptor stops everything
 bad() {
@@ -59,7 +59,7 @@ bad() {
 
 # read_suite FILE: check one descriptor and record it
 read_suite() {
-	local file=$1 line key val n=0 name='' order='' cmd='' desc='' faults='' lane=''
+	local file=$1 line key val n=0 name='' cmd='' desc='' faults='' lane=''
 	local -A seen=()
 
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -75,7 +75,6 @@ read_suite() {
 		seen[$key]=1
 		case $key in
 		SUITE_NAME) name=$val ;;
-		SUITE_ORDER) order=$val ;;
 		SUITE_CMD) cmd=$val ;;
 		SUITE_DESC) desc=$val ;;
 		SUITE_FAULTS) faults=$val ;;
@@ -87,17 +86,13 @@ read_suite() {
 
 	[[ $name =~ ^[a-z0-9][a-z0-9.-]*$ ]] || bad "$file" "SUITE_NAME='$name' is not lower-case letters, digits, '.' and '-'"
 	[ "$name.suite" = "${file##*/}" ] || bad "$file" "SUITE_NAME=$name, but the file is ${file##*/}"
-	[[ $order =~ ^(0|[1-9][0-9]*)$ ]] || bad "$file" "SUITE_ORDER='$order' is not a whole number"
 	[ -n "$cmd" ] || bad "$file" "no SUITE_CMD"
 	bash -n -c "$cmd" 2>/dev/null || bad "$file" "SUITE_CMD is not a shell command: $cmd"
 	[ -n "$desc" ] || bad "$file" "no SUITE_DESC"
 	case $lane in '' | packages) ;; *) bad "$file" "SUITE_LANE=$lane is not packages" ;; esac
 	[ -z "${suite_file[$name]:-}" ] || bad "$file" "suite $name is also ${suite_file[$name]}"
-	[ -z "${order_file[$order]:-}" ] || bad "$file" "SUITE_ORDER=$order is also ${order_file[$order]}'s"
-	order_file[$order]=$file
 	suite_file[$name]=$file
 	suite_cmd[$name]=$cmd
-	suite_order[$name]=$order
 	suite_faults[$name]=$faults
 	suite_lane[$name]=$lane
 }
@@ -112,12 +107,23 @@ for name in "${!suite_file[@]}"; do
 	[ -z "$f" ] || [ -n "${suite_file[$f]:-}" ] ||
 		bad "${suite_file[$name]}" "SUITE_FAULTS=$f: no such suite"
 done
-all_checks=$(for name in "${!suite_order[@]}"; do
-	echo "${suite_order[$name]} $name"; done | sort -n | cut -d' ' -f2 | paste -sd ' ')
+all_checks=
+n=0
+while read -r name; do
+	n=$((n + 1))
+	case $name in '' | '#'*) continue ;; esac
+	[ -n "${suite_file[$name]:-}" ] || bad "tests/suites:$n" "no $name.suite under tests/ or bench/"
+	[ -z "${suite_order[$name]:-}" ] || bad "tests/suites:$n" "$name is listed twice"
+	suite_order[$name]=$n
+	all_checks="$all_checks $name"
+done <tests/suites
+for name in "${!suite_file[@]}"; do
+	[ -n "${suite_order[$name]:-}" ] || bad "${suite_file[$name]}" "$name is not in tests/suites"
+done
 
 if [ "${1:-}" = --list ]; then
 	for name in $all_checks; do
-		printf '%4s %-28s %s\n' "${suite_order[$name]}" "$name" "${suite_cmd[$name]}"
+		printf '%-28s %s\n' "$name" "${suite_cmd[$name]}"
 	done
 	exit 0
 fi
