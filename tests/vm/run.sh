@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/vm/run.sh: boot each Debian kernel in QEMU (TCG) once per setup
-# (plain, with an emulated IOMMU, ...), load the modules under test inside
-# the guest and fail on KTAP "not ok", kernel splats, a missing verdict or
-# a timeout.
+# tests/vm/run.sh [--reduced]: boot each Debian kernel in QEMU (TCG) once
+# per setup (plain, with an emulated IOMMU, ...), load the modules under
+# test inside the guest and fail on KTAP "not ok", kernel splats, a missing
+# verdict or a timeout.  --reduced (make check): "plain" only, but for the
+# series tagged vmtest-all (VMTEST_SETUPS overrides it).
 #
 # Environment:
 #   KERNELS            series to test (default: every series of
@@ -12,8 +13,6 @@
 #   VMTEST_SETUPS      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
 #                      5 GiB of RAM; see vm_boot in lib.sh) for Debian's
 #                      kernels, "plain iommu" for bundles
-#   VMTEST_REDUCED     1 (make check): "plain" only, but for the series
-#                      tagged vmtest-all (VMTEST_SETUPS overrides it)
 #   BUILD_MODULES_CMD  command run as: CMD SERIES KVER KDIR OUTDIR; must put
 #                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
 #                      and MODDIR are exported for it)
@@ -47,7 +46,10 @@ LOG_TAG=vmtest
 . "$(dirname "$0")/../lib/ktap.sh"
 
 KERNELS=${KERNELS:-$(kernel_series)}
-VMTEST_REDUCED=${VMTEST_REDUCED:-0}
+case ${1:-} in
+'' | --reduced) reduced=${1:-} ;;
+*) die "usage: tests/vm/run.sh [--reduced]" ;;
+esac
 VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
 VMTEST_MEM=${VMTEST_MEM:-1G}
 VMTEST_APPEND=${VMTEST_APPEND:-}
@@ -93,7 +95,7 @@ fail_series() {	# series reason
 series_setups() {
 	if [ -n "${VMTEST_SETUPS:-}" ]; then
 		echo "$VMTEST_SETUPS"
-	elif [ "$VMTEST_REDUCED" = 1 ] && ! series_has "$1" vmtest-all; then
+	elif [ -n "$reduced" ] && ! series_has "$1" vmtest-all; then
 		echo plain
 	elif [ "$(series_source "$1")" = bundle ]; then
 		echo plain iommu
