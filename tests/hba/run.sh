@@ -4,11 +4,11 @@
 # tests/hba/run.sh [--reduced] (`make hbatest`): the project's mpt3sas.ko on
 # the emulated SAS3008 (tests/hba/sas3008*.c, built into Debian's QEMU by
 # tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), behind a PCIe
-# root port, with scsi-hd disks backed by one host file (round_disks: 4
-# where an attach is timed, 8 in the full main round).  The guests run
+# root port, with scsi-hd disks backed by one host file.  The guests run
 # the scripts of tests/hba/guest/ in rounds, one boot per kernel and setup
 # and round (a round that powers off with the driver loaded, or unplugs
-# the HBA, needs a boot of its own):
+# the HBA, needs a boot of its own); tests/hba/rounds has a line for each,
+# with its disks, setups, series, HBA, QEMU options and plan:
 #
 #   main      hba (attach, geometry, chain count, disk, token, direct I/O
 #             through chained SGLs, task abort, rmmod) for each line of
@@ -95,30 +95,38 @@ docs_table() {
 		grep -q '^\*Results [^:]*: mpt3sas-chainpool ' "$2"
 }
 
-# configure VARIANT: the kernels, setups, plans, timeout and rounds of a
-# reduced or full run, the environment's where it sets them
+declare -A plans
+
+# configure VARIANT: the kernels, setups, plans (of tests/hba/rounds'
+# plan column), timeout and rounds of a reduced or full run, the
+# environment's where it sets them
 configure() {
 	variant=$1
 	out=${HBA_DIR:-$BUILD_ROOT/hbatest}
+	plans[timing]="@hba 256 A 4 1
+@hba 256 A 4 1 keep"
+	if [ -n "${HBA_GUEST_DIR:-}" ]; then main_disks=1
+	elif [ "$variant" = reduced ]; then main_disks=4
+	else main_disks=8
+	fi
 	if [ "$variant" = reduced ]; then
 		kernels=${KERNELS:-$(kernel_series hbatest)}
 		setups=${HBA_SETUPS:-plain}
-		plan=${HBA_PLAN:-"@hba 256 chainpool 8 1
+		plans[main]=${HBA_PLAN:-"@hba 256 chainpool 8 1
 @hba-cycles 1 256 chainpool
 @hba-pool-timing 64 1
 @hba 256 chainpool 8 1 keep"}
 		timeout=${HBA_TIMEOUT:-600}
 		rounds=${HBA_ROUNDS:-main unplug mcpu sas2008 malformed}
-		mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
-		sas2_plan=${HBA_SAS2_PLAN:-"@hba-sas2 256 4"}
-		sas2_kernels=$(kernel_series hbatest-sas2)
-		lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases reduced)"}
-		unplug_jobs=2
+		plans[mcpu]=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
+		plans[sas2]=${HBA_SAS2_PLAN:-"@hba-sas2 256 4"}
+		plans[lying]=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases reduced)"}
+		plans[unplug]="@hba-unplug 256 chainpool 2"
 		return
 	fi
 	kernels=${KERNELS:-$(kernel_series)}
 	setups=${HBA_SETUPS:-plain iommu}
-	plan=${HBA_PLAN:-"@hba 16 chainpool 8 4
+	plans[main]=${HBA_PLAN:-"@hba 16 chainpool 8 4
 @hba 128 chainpool 8 4
 @hba 256 chainpool 16 4
 @hba 2048 chainpool 8 4
@@ -145,16 +153,15 @@ configure() {
 		done
 		rounds="$rounds unplug mcpu sas2008 sas2308 lying malformed"
 	fi
-	mcpu_plan=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4
+	plans[mcpu]=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4
 @hba-mcpu 256 dma_pool 4"}
-	sas2_plan=${HBA_SAS2_PLAN:-"@hba-sas2 16 4
+	plans[sas2]=${HBA_SAS2_PLAN:-"@hba-sas2 16 4
 @hba-sas2 128 4
 @hba-sas2 256 8 abort
 @hba-pool-timing 256 1 9
 @hba-sas2-intree"}
-	sas2_kernels=$kernels
-	lying_plan=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
-	unplug_jobs=4
+	plans[lying]=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
+	plans[unplug]="@hba-unplug 256 chainpool 4"
 }
 
 # lying_cases reduced|full: the lying round's cases, NAME:PROPS:EXPECT
@@ -314,102 +321,42 @@ disk_args() {
 	done
 }
 
-# round_disks ROUND: the disks behind the HBA: several where an attach is
-# timed, as each disk's readiness is part of it (the full main round: one
-# per phy); one elsewhere, and for another suite's guest scripts
-round_disks() {
-	case $1 in
-	main)
-		if [ -n "${HBA_GUEST_DIR:-}" ]; then echo 1
-		elif [ "$variant" = reduced ]; then echo 4
-		else echo 8
-		fi
-		;;
-	timing-* | sas2308-timing-*) echo 4 ;;
-	*) echo 1 ;;
-	esac
-}
-
-# round_plan ROUND: the guest steps of a round
-round_plan() {
-	local a
+# round_row ROUND: its line of tests/hba/rounds into r_disks, r_setups
+# (those of the run it boots), r_kernels (likewise), r_hba, r_qemu,
+# r_cmdline and r_plan (the steps)
+round_row() {
+	local a='' row f k
 
 	case $1 in
-	main) echo "$plan" ;;
 	timing-* | sas2308-timing-*)
 		a=${1#*timing-}
 		a=${a%-*}
-		printf '@hba 256 %s 4 1\n@hba 256 %s 4 1 keep\n' "$a" "$a"
+		row=${1%%timing-*}timing-A
 		;;
-	unplug) echo "@hba-unplug 256 chainpool $unplug_jobs" ;;
-	mcpu) echo "$mcpu_plan" ;;
-	sas2008 | sas2308) echo "$sas2_plan" ;;
-	lying) echo "$lying_plan" ;;
-	*) die "unknown round $1 (main, timing-ALLOCATOR-N, sas2308-timing-ALLOCATOR-N, unplug, mcpu, sas2008, sas2308, lying, malformed)" ;;
+	*) row=$1 ;;
 	esac
-}
-
-# round_setups ROUND: the setups a round boots.  The mcpu round runs
-# without the IOMMU only: iommu-dma (6.1 on) maps a request's pages to one
-# segment, so nothing is chained for the lookup to find, and the driver's
-# _clone_sg_entries() then copies each merged segment from one
-# scatterlist entry's page (sg_virt()), which corrupts MCPU writes: an
-# upstream limitation of those endpoints behind an IOMMU, not this HBA's.
-# The SAS2 rounds too: behind the IOMMU nothing would be chained.
-round_setups() {
-	case $1 in
-	mcpu | sas2008 | sas2308 | sas2308-timing-*) [[ " $setups " != *" plain "* ]] || echo plain ;;
-	*) echo "$setups" ;;
+	f=$(sed -n "s/ *| */|/g; s/ *\$//; /^$row|/p" "$here/rounds")
+	[ -n "$f" ] || die "unknown round $1 (tests/hba/rounds; malformed)"
+	IFS='|' read -r _ r_disks r_setups r_kernels r_hba r_qemu r_cmdline r_plan <<<"$f"
+	[ "$r_disks" != main ] || r_disks=$main_disks
+	case $r_setups in
+	run) r_setups=$setups ;;
+	*) [[ " $setups " == *" $r_setups "* ]] || r_setups='' ;;
 	esac
-}
-
-# round_hba_opts ROUND: the HBA's device options of a round
-round_hba_opts() {
-	case $1 in
-	mcpu) echo ",mcpu=on" ;;
-	sas2008 | sas2308) echo ",sas2=$1" ;;
-	sas2308-timing-*) echo ",sas2=sas2308" ;;
-	esac
-}
-
-# round_kernels ROUND: the series a round boots: the SAS2 rounds' of the
-# run's (reduced: those tagged hbatest-sas2), the others all of them
-round_kernels() {
-	local k
-
-	case $1 in
-	sas2008 | sas2308)
-		for k in $kernels; do
-			[[ " $sas2_kernels " != *" $k "* ]] || echo "$k"
-		done | paste -sd' '
-		;;
-	*) echo "$kernels" ;;
-	esac
-}
-
-# round_qemu_args ROUND, round_append ROUND: more QEMU options and kernel
-# command line of a round (lying: a second root port for its controllers).
-# The unplug and the lying round's plugs go through native PCIe hot-plug
-# (pciehp) of the root port, as on a server, not QEMU's ACPI hot-plug,
-# which kernels without CONFIG_HOTPLUG_PCI_ACPI (the bundles' minimal
-# configurations) never see; and pciehp runs whatever the firmware's _OSC
-# grants (4.15 asks for control only with CONFIG_PCIEASPM).
-round_qemu_args() {
-	case $1 in
-	unplug) echo " -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off" ;;
-	lying) echo " -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off -device pcie-root-port,id=rp1,chassis=2,slot=2" ;;
-	esac
-}
-
-round_append() {
-	case $1 in
-	unplug | lying) echo " pcie_ports=native" ;;
-	esac
+	if [ "$r_kernels" = run ] || [ "$variant" != reduced ]; then
+		r_kernels=$kernels
+	else
+		r_kernels=$(for k in $kernels; do
+			! series_has "$k" "$r_kernels" || echo "$k"
+		done | paste -sd' ')
+	fi
+	r_plan=${plans[$r_plan]:?"tests/hba/rounds: $1: no plan $r_plan"}
+	[ -z "$a" ] || r_plan=${r_plan// A / $a }
 }
 
 # run_round ROUND: boot its guests (or run malformed.sh) into $out/ROUND/
 run_round() {
-	local round=$1 dir=$out/$1 watchers="" series setup rc rsetups rkernels w
+	local round=$1 dir=$out/$1 watchers="" series setup rc w
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -420,7 +367,8 @@ run_round() {
 		log "round $round: $(tail -n 1 "$dir/malformed.log") (exit $rc)"
 		return
 	fi
-	log "round $round: $(round_plan "$round" | tr '\n' ';')"
+	round_row "$round"
+	log "round $round: $(tr '\n' ';' <<<"$r_plan")"
 	if [ "$round" = unplug ]; then
 		for series in $kernels; do
 			for setup in $setups; do
@@ -443,23 +391,21 @@ run_round() {
 			done
 		done
 	fi
-	rsetups=$(round_setups "$round")
-	if [ -z "$rsetups" ]; then
+	if [ -z "$r_setups" ]; then
 		log "round $round: none of its setups in '$setups', skipped"
 		return
 	fi
-	rkernels=$(round_kernels "$round")
-	if [ -z "$rkernels" ]; then
+	if [ -z "$r_kernels" ]; then
 		log "round $round: none of its series in '$kernels', skipped"
 		return
 	fi
 	set +e
-	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$rkernels VMTEST_SETUPS=$rsetups \
-		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$(round_plan "$round") \
+	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$r_kernels VMTEST_SETUPS=$r_setups \
+		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$r_plan \
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
-		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$(round_hba_opts "$round")}$(disk_args "$(round_disks "$round")")$(round_qemu_args "$round")" \
+		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$r_hba}$(disk_args "$r_disks")${r_qemu:+ $r_qemu}" \
 		VMTEST_QMP=$qmpdir \
-		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall hbatest.disks=$(round_disks "$round")$(round_append "$round")${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
+		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall hbatest.disks=$r_disks${r_cmdline:+ $r_cmdline}${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
 	set -e
 	# a watcher whose guest never asked is still waiting
