@@ -99,17 +99,8 @@ build_test() {
 moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules}
 mods=$out/test-modules
 rm -rf "$mods"
-missing=""
-for series in $KERNELS; do
-	[ -f "$moddir/$series/mpt3sas.ko" ] || missing="$missing $series"
-done
-[ -z "$missing" ] || [ -z "${HBA_MODULES_DIR:-}" ] ||
-	die "no mpt3sas.ko for$missing in $HBA_MODULES_DIR"
-if [ -n "$missing" ]; then
-	log "building the modules for$missing (tests/matrix.sh)"
-	KERNELS=${missing# } "$top/tests/matrix.sh" >"$out/matrix.log" 2>&1 ||
-		die "tests/matrix.sh failed (${out#"$top"/}/matrix.log)"
-fi
+# shellcheck disable=SC2086 # a list of series
+need_modules "$moddir" "$out/matrix.log" $KERNELS
 for series in $KERNELS; do
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"

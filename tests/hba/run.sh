@@ -242,18 +242,10 @@ unpack() {
 # (HBA_MODULES_DIR/<series>/ if set: detects-faults.sh), with the kernel's
 # sd_mod for the disk and its own mpt3sas
 prepare_modules() {
-	local moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules} missing="" series ko
+	local moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules} series ko
 
-	for series in $kernels; do
-		[ -f "$moddir/$series/mpt3sas.ko" ] || missing="$missing $series"
-	done
-	[ -z "$missing" ] || [ -z "${HBA_MODULES_DIR:-}" ] ||
-		die "no mpt3sas.ko for$missing in $HBA_MODULES_DIR"
-	if [ -n "$missing" ]; then
-		log "building the modules for$missing (tests/matrix.sh)"
-		KERNELS=${missing# } "$top/tests/matrix.sh" >"$out/matrix.log" 2>&1 ||
-			die "tests/matrix.sh failed (build/hbatest/matrix.log)"
-	fi
+	# shellcheck disable=SC2086 # a list of series
+	need_modules "$moddir" "$out/matrix.log" $kernels
 	mods=$out/modules
 	rm -rf "$mods"
 	for series in $kernels; do

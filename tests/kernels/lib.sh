@@ -107,6 +107,23 @@ series_abi_regex() {
 # series_env SERIES: path of the env file written by fetch.sh.
 series_env() { echo "$KERNELS_DIR/$1/env"; }
 
+# need_modules DIR LOG SERIES...: each SERIES's mpt3sas.ko in DIR/SERIES/.
+# In build/modules/, tests/matrix.sh builds those missing (its output in
+# LOG); any other DIR (a suite's plants) must have them all.
+need_modules() {
+	local dir=$1 log=$2 missing='' s
+
+	shift 2
+	for s in "$@"; do
+		[ -f "$dir/$s/mpt3sas.ko" ] || missing="$missing $s"
+	done
+	[ -n "$missing" ] || return 0
+	[ "$dir" = "$BUILD_ROOT/modules" ] || die "no mpt3sas.ko for$missing in $dir"
+	log "building the modules for$missing (tests/matrix.sh)"
+	KERNELS=${missing# } "$REPO_ROOT/tests/matrix.sh" >"$log" 2>&1 ||
+		die "tests/matrix.sh failed (${log#"$REPO_ROOT"/})"
+}
+
 # host_kver: the newest Debian 12 6.1 kernel whose headers this machine has
 # (the host-side builds and checks), or nothing
 host_kver() {
