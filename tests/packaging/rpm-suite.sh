@@ -10,8 +10,8 @@
 # bundle's kernel in between in the first EL's root.  kmod builds and
 # installs the kmod package (rpm-kmod.sh) on each series tagged kmod.
 #
-# tests/packaging/rpm-suite.sh detects-faults [EL]: the planted faults,
-# on EL (default: the first series tagged rpm-reduced),
+# tests/packaging/rpm-suite.sh detects-faults [--reduced|EL]: the planted
+# faults, on EL (default: the first series tagged rpm-reduced),
 # (PLANT, see rpm-install.sh) must turn each suite red: install with a
 # %posttrans that skips dracut and with a %preun that forgets dkms remove
 # (its remove step), upgrade with the %posttrans one (the reinstall is
@@ -19,7 +19,7 @@
 # kmod spec's depmod.d line for weak-updates/ dropped, repo (rpm-kmod.sh
 # too) with make repo's .repo file checking no repository signature;
 # RPM_PLANTS picks among them (install, remove, upgrade, kmod, repo;
-# default all five).
+# default all five; --reduced, make check's: remove).
 # Prints KTAP: ok when the planted run failed.
 
 set -u
@@ -28,7 +28,9 @@ what=${1:?usage: rpm-suite.sh install|upgrade|kmod|detects-faults [--reduced|EL.
 shift
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
+plants="install remove upgrade kmod repo"
 if [ "${1:-}" = --reduced ] || { [ $# = 0 ] && [ "$what" = detects-faults ]; }; then
+	[ "${1:-}" != --reduced ] || plants=remove
 	set -- "$(kernel_one rpm-reduced)"
 elif [ $# = 0 ]; then
 	tag=rpm
@@ -68,7 +70,7 @@ detects-faults)
 	n=0
 	# step, plant, the check that must fail, script and argument
 	while IFS='|' read -r suite plant check script args; do
-		case " ${RPM_PLANTS:-install remove upgrade kmod repo} " in *" $suite "*) ;; *) continue ;; esac
+		case " ${RPM_PLANTS:-$plants} " in *" $suite "*) ;; *) continue ;; esac
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # args: none or one word
 		PLANT=$plant PKGROOT_RUN=rpm-plant-$suite-$el run "$el" "$pk/$script" $args \

@@ -9,6 +9,7 @@
 # in every guest.  First, the guest's memory check on made-up readings
 # (mem-check.sh).
 #
+# --reduced (make check): one plant for each suite, the PLANTS below.
 # Environment: KERNELS (default: the first series tagged faults in
 # tests/kernels/series), REL_SETUPS (default plain; "plain iommu" for
 # both), REL_MPT3SAS_DIR (modules built without a plant, default
@@ -24,6 +25,11 @@ kernels=${KERNELS:-$(kernel_one faults)}
 setups=${REL_SETUPS:-plain}
 mpt3sas_dir=${REL_MPT3SAS_DIR:-$top/build/modules}
 tried=0
+case ${1:-} in
+--reduced) PLANTS=${PLANTS:-oops-param leak-slab inuse-freed security} ;;
+'') ;;
+*) die "usage: tests/reliability/detects-faults.sh [--reduced]" ;;
+esac
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 ktap_print_header
