@@ -116,7 +116,8 @@ static: tree | deps-check
 
 # make check runs a reduced sample; KERNELS= picks series.
 reliability: tree | deps-check
-	tests/reliability/run.sh && tests/reliability/detects-faults.sh
+	tests/reliability/run.sh && tests/reliability/mem-check.sh && \
+		tests/plants/run.sh reliability
 
 # Long; not part of make check.  BENCH_KERNELS=, BENCH_N=... narrow it.
 bench: | deps-check
@@ -135,8 +136,8 @@ qemu: | deps-check
 hbatest: tree | deps-check
 	t0=$$(date +%s) && tests/hba-alloc/run.sh && \
 		HBA_STARTED=$$t0 tests/hba/run.sh && \
-		tests/hba/detects-faults.sh && tests/hba-alloc/detects-faults.sh && \
-		tests/hba/lying-detects-faults.sh
+		tests/plants/run.sh hbatest && tests/plants/run.sh hba-alloc && \
+		tests/plants/run.sh hba-lying
 
 hbatest-reduced: tree | deps-check
 	tests/hba/run.sh --reduced

@@ -239,7 +239,7 @@ unpack() {
 }
 
 # prepare_modules: in $mods/<series>/, the project's mpt3sas.ko per series
-# (HBA_MODULES_DIR/<series>/ if set: detects-faults.sh), with the kernel's
+# (HBA_MODULES_DIR/<series>/ if set: tests/plants/run.sh), with the kernel's
 # sd_mod for the disk and its own mpt3sas
 prepare_modules() {
 	local moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules} series ko

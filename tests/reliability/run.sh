@@ -12,11 +12,9 @@
 #   # suite-order: N              suites run in this order
 #   # suite-full: ARGS            its arguments in the full run
 #   # suite-reduced: ARGS         its arguments in the reduced run
-#   # suite-plant: PLANT REBUILD_MPT3SAS ARGS | CAUSE
-#                                 a fault that must turn it red
-#                                 (detects-faults.sh)
 #
-# so adding a suite is adding its script (and its plant's patch).
+# so adding a suite is adding its script (and a plant that turns it red:
+# tests/plants/list).
 # --reduced runs every suite's reduced arguments on the plain setup; the
 # full run boots plain and iommu.
 #
@@ -29,7 +27,8 @@
 #
 # Logs: build/reliability/<series>-<setup>.log.  Prints the harness's
 # output as a KTAP subtest, then one KTAP result per suite and guest after
-# a line with its figures, then "N passed, N failed"; exits non-zero if
+# a line with its figures, "SUITE (SERIES SETUP)" and, when it failed, its
+# first failure after "#"; then "N passed, N failed"; exits non-zero if
 # anything failed.
 
 set -u
@@ -127,9 +126,9 @@ for log in "$vm_dir"/*-*.log; do
 			fi
 			ktap_print_msg "$(printf '%-5s %-6s %-6s %-16s %s' "$verdict" "$series" "$setup" "$tag" "$figures")"
 			if [ "$verdict" = PASS ]; then
-				ktap_test_pass "$series/$setup/$tag"
+				ktap_test_pass "$tag ($series $setup)"
 			else
-				ktap_test_fail "$series/$setup/$tag"
+				ktap_test_fail "$tag ($series $setup) # $figures"
 			fi
 		done
 	done

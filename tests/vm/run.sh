@@ -19,7 +19,6 @@
 #   MODULES_DIR        alternative: prebuilt modules in MODULES_DIR/SERIES/
 #                      Without either, a self-test stand-in is used
 #                      (tests/vm/selftest, the kernel's own mpt3sas).
-#   VMTEST_SELFTEST_FAULT  warn|notok|hang: break the self-test module on purpose
 #   VMTEST_STEPS       override the guest steps (see below)
 #   VMTEST_TIMEOUT     seconds per guest (default 240), VMTEST_MEM (default 1G)
 #   VMTEST_APPEND      extra kernel command line
@@ -122,7 +121,7 @@ prepare_series() {
 	elif [ -n "${MODULES_DIR:-}" ]; then
 		cp "$MODULES_DIR/$series"/*.ko "$mods/" || die "$series: no modules in $MODULES_DIR/$series"
 	else
-		log "$series: building the self-test module${VMTEST_SELFTEST_FAULT:+ (fault: $VMTEST_SELFTEST_FAULT)}"
+		log "$series: building the self-test module"
 		vm_build_selftest "$series" "$mods"
 	fi
 	for ko in "$mods"/*.ko; do

@@ -3,10 +3,8 @@
  * Stand-in for chainpool_test.ko so that tests/vm/run.sh can be tested on its
  * own: binds to QEMU's "edu" PCI device, allocates coherent DMA memory and a
  * dma_pool on it, lets the device DMA a buffer through it (and so through the
- * IOMMU when there is one) and reports the results as KTAP.
- *
- * Build with VMTEST_SELFTEST_FAULT=warn|notok|hang to make it misbehave on
- * purpose (the harness must then report a failure).
+ * IOMMU when there is one) and reports the results as KTAP.  Its planted
+ * faults (tests/plants/selftest-*.patch) must turn the harness red.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -27,14 +25,6 @@
 #define EDU_CMD_TO_RAM	0x2
 #define EDU_BUF_ADDR	0x40000
 #define EDU_DMA_BITS	28	/* the device's default DMA mask */
-/* Kbuild sets VMTEST_FAULT from VMTEST_SELFTEST_FAULT to misbehave on purpose. */
-#define FAULT_NONE	0
-#define FAULT_NOTOK	1
-#define FAULT_WARN	2
-#define FAULT_HANG	3
-#ifndef VMTEST_FAULT
-#define VMTEST_FAULT	FAULT_NONE
-#endif
 
 #define BUF_SIZE	4096
 #define DMA_LEN		2048	/* QEMU 7.2's edu rejects a full 4 KiB transfer */
@@ -212,10 +202,8 @@ static struct pci_driver edu_driver = {
 
 static int __init vmtest_init(void)
 {
-	int t, ret, n = T_COUNT;
+	int t, ret;
 
-	if (VMTEST_FAULT == FAULT_NOTOK)
-		n++;
 	ret = pci_register_driver(&edu_driver);
 	if (ret)
 		return ret;
@@ -223,7 +211,7 @@ static int __init vmtest_init(void)
 		set_result(T_PROBE, false, "no edu device (QEMU -device edu)");
 
 	pr_info("KTAP version 1\n");
-	pr_info("1..%d\n", n);
+	pr_info("1..%d\n", T_COUNT);
 	for (t = 0; t < T_COUNT; t++) {
 		if (results[t] > 0)
 			pr_info("ok %d %s\n", t + 1, test_names[t]);
@@ -231,15 +219,6 @@ static int __init vmtest_init(void)
 			pr_info("not ok %d %s # %s\n", t + 1, test_names[t], diag[t]);
 		else
 			pr_info("ok %d %s # SKIP earlier step failed\n", t + 1, test_names[t]);
-	}
-	if (VMTEST_FAULT == FAULT_NOTOK)
-		pr_info("not ok %d injected_failure # VMTEST_SELFTEST_FAULT=notok\n", n);
-	if (VMTEST_FAULT == FAULT_WARN)
-		WARN(1, "vmtest: injected warning (VMTEST_SELFTEST_FAULT=warn)\n");
-	if (VMTEST_FAULT == FAULT_HANG) {
-		pr_info("# vmtest: hanging on purpose (VMTEST_SELFTEST_FAULT=hang)\n");
-		for (;;)
-			msleep(1000);
 	}
 	return 0;
 }

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/plants/run.sh SUITE [--reduced]: SUITE must go red on each of its
+# planted faults (tests/plants/list).  For each, a copy of the checkout
+# with build/tree gets the plant's patch (--fuzz=0; every file it names
+# must then differ from the checkout's), is built as SUITE needs, and SUITE
+# runs on the copy: the plant's test must report "not ok".  --reduced
+# (make check): the plants marked "check".  The suites in QEMU run on the
+# first series tagged faults.  Prints KTAP; work and logs in
+# build/plants/NAME/.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+LOG_TAG=plants
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+
+suite=${1:-}
+only=
+case ${2:-} in
+--reduced) only=check ;;
+'') ;;
+*) die "usage: $0 SUITE [--reduced]" ;;
+esac
+list=$(sed -e '/^#/d' -e 's/ *| */|/g' "$here/list")
+bad=$(awk -F'|' 'NF != 5' <<<"$list")
+[ -z "$bad" ] || die "$here/list: not five fields: $bad"
+plants=$(awk -F'|' -v s="$suite" -v c="$only" '$2 == s && (c == "" || $3 == c)' <<<"$list")
+[ -n "$plants" ] || die "no plant of suite '$suite' in $here/list"
+
+# plant_copy NAME WORK: scripts/, src/, tests/ and build/tree/ copied to
+# WORK with NAME.patch applied; fails unless it applies without fuzz and
+# changes every file it names
+plant_copy() {
+	local f
+	rm -rf "$2"
+	mkdir -p "$2/build"
+	cp -r "$top/scripts" "$top/src" "$top/tests" "$2/" && cp -r "$top/build/tree" "$2/build/" &&
+		patch -s -d "$2" -p1 --fuzz=0 --no-backup-if-mismatch <"$here/$1.patch" || return 1
+	while read -r f; do
+		! cmp -s "$top/$f" "$2/$f" || { echo "$1.patch changes nothing in $f"; return 1; }
+	done < <(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$here/$1.patch")
+}
+
+# plant_failed TEST WORK: a KTAP line of the suite's output or logs says
+# that TEST is "not ok"
+plant_failed() {
+	grep -ahsrE --include='*.log' "^(\[[ 0-9.]*\] )?not ok [0-9]+ (- )?($1)([^[:alnum:]_]|$)" \
+		"$2/run.log" "$2/run" | head -n 3
+}
+
+# run_SUITE WORK RUN NAME: the suite on WORK, its output to WORK/run.log
+# and logs under WORK/run/; 125 if the copy does not build (WORK/build.log).
+run_unit() {
+	make -s -C "$1/tests/unit" clean >/dev/null &&
+		make -C "$1/tests/unit" all >"$1/build.log" 2>&1 || return 125
+	make -C "$1/tests/unit" check >"$1/run.log" 2>&1
+}
+
+run_hba() {
+	local w=$1 run=$2 ko
+	ko=$(KDIR=$KDIR KVER='' KMAKEFLAGS=${KMAKEFLAGS:-} "$top/scripts/build-module.sh" \
+		"$w/build/tree" "$w/obj" 2>"$w/build.log" | tail -n 1)
+	[ -f "$ko" ] || return 125
+	mkdir -p "$w/modules/$kernel"
+	cp "$ko" "$w/modules/$kernel/"
+	set -- env KERNELS="$kernel" HBA_DIR="$w/run" HBA_MODULES_DIR="$w/modules" HBA_TIMEOUT=300 \
+		HBA_ALLOC_TREE="$w/build/tree"
+	case $suite in
+	hbatest) "$@" HBA_ROUNDS="$run" "$top/tests/hba/run.sh" --reduced ;;
+	hba-lying) "$@" HBA_LYING_PLAN="$run" "$top/tests/hba/lying.sh" --reduced ;;
+	hba-alloc) "$@" HBA_ROUNDS=main HBA_PLAN="$run" "$top/tests/hba-alloc/run.sh" --reduced ;;
+	esac >"$w/run.log" 2>&1
+}
+
+# the copy's own harness, with the self-test module built from the copy
+run_vmtest() {
+	BUILD_ROOT=$BUILD_ROOT VM_DIR=$1/run KERNELS=$kernel VMTEST_SETUPS=plain \
+		"$1/tests/vm/run.sh" >"$1/run.log" 2>&1
+}
+
+# the copy's suites and modules; mpt3sas rebuilt for a plant in it only
+run_reliability() {
+	local w=$1 mpt=$BUILD_ROOT/modules
+	if grep -qE '^\+\+\+ b/(src/mpt3sas|build/tree)/' "$here/$3.patch"; then
+		mpt=
+	else
+		need_modules "$mpt" "$w/matrix.log" "$kernel"
+	fi
+	echo "$2" >"$w/steps"
+	BUILD_ROOT=$BUILD_ROOT VM_DIR=$w/run KERNELS=$kernel REL_SETUPS=plain REL_STEPS=$w/steps \
+		REL_TIMEOUT=900 VMTEST_PREFETCH=0 REL_MPT3SAS_DIR=$mpt \
+		BUILD_MODULES_CMD=$w/tests/reliability/build-modules.sh \
+		"$w/tests/reliability/run.sh" --reduced >"$w/run.log" 2>&1
+}
+
+case $suite in
+unit) runner=run_unit ;;
+vmtest) runner=run_vmtest kernel=$(kernel_one faults) ;;
+reliability) runner=run_reliability kernel=$(kernel_one faults) ;;
+hbatest | hba-lying | hba-alloc)
+	runner=run_hba
+	kernel=$(kernel_one faults)
+	"$top/tests/kernels/fetch.sh" "$kernel" >/dev/null || die "fetching $kernel failed"
+	# shellcheck disable=SC1090 # written by fetch.sh
+	. "$(series_env "$kernel")"
+	;;
+*) die "no way to run suite '$suite' with a plant" ;;
+esac
+
+ktap_print_header
+declare -A runs
+while IFS='|' read -r name _ _ test run; do
+	# a plant that two runs of the suite take: NAME, NAME-2
+	runs[$name]=$((${runs[$name]:-0} + 1))
+	work=$BUILD_ROOT/plants/$name
+	[ "${runs[$name]}" = 1 ] || work+=-${runs[$name]}
+	if ! why=$(plant_copy "$name" "$work" 2>&1); then
+		ktap_test_fail "$name: the plant does not apply: $why"
+		continue
+	fi
+	rc=0
+	$runner "$work" "$run" "$name" || rc=$?
+	if [ $rc = 125 ]; then
+		tail -n 5 "$work/build.log" | sed 's/^/# | /'
+		ktap_test_fail "$name: building the planted copy failed ($work/build.log)"
+	elif seen=$(plant_failed "$test" "$work") && [ -n "$seen" ] && [ $rc != 0 ]; then
+		seen=${seen%%$'\n'*}
+		ktap_print_msg "seen: ${seen:0:200}"
+		ktap_test_pass "$name planted: $suite reports '$test' not ok"
+	else
+		tail -n 10 "$work/run.log" | sed 's/^/# | /'
+		ktap_test_fail "$name planted: $suite did not report '$test' not ok (exit $rc, $work/run.log)"
+	fi
+	# the logs stay
+	rm -rf "$work/scripts" "$work/src" "$work/tests" "$work/build" "$work/obj" "$work/modules"
+done <<<"$plants"
+ktap_finished
