@@ -36,7 +36,7 @@
 #                        series: attach, chain pool, direct I/O, rmmod,
 #                        cycles, shutdown, hot-unplug, the timing tool,
 #                        in-tree against ours (build/hbatest/table.md), the
-#                        lying controllers (tests/hba/lying.sh), after the
+#                        lying controllers (tests/hba/rounds), after the
 #                        full fault walk (tests/hba-alloc/run.sh), then
 #                        every planted fault of those suites;
 #                        make hbatest-reduced: one of each on the series

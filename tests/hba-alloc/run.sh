@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba-alloc/run.sh [--reduced]: mpt3sas on the emulated SAS3008
+# tests/hba-alloc/run.sh [--reduced] [--dir DIR]: mpt3sas on the emulated SAS3008
 # (tests/hba/run.sh's machinery) while its DMA allocations fail:
 # guest/hba-alloc (chainpool's slab allocations) and guest/hba-faultwalk
 # (each DMA pool creation, pool allocation and coherent allocation of the
@@ -18,7 +18,7 @@
 # hold the IOMMU's IOVA caches: at N = 2048 with one-page slabs (40,428
 # mappings) they stay hundreds of pages off the starting point, past
 # the leak tolerance, while the same cases pass without it.  Output:
-# build/hba-alloc/ (HBA_DIR): alloc/ (guest/hba-alloc) and walk/ (the
+# DIR (default build/hba-alloc/): alloc/ (guest/hba-alloc) and walk/ (the
 # walk, in a boot of its own with slub_debug).
 #
 # The test builds (never shipped), from HBA_ALLOC_TREE (default
@@ -39,7 +39,16 @@ LOG_TAG=hba-alloc
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 
-if [ "${1:-}" = --reduced ]; then
+reduced='' out=$BUILD_ROOT/hba-alloc
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reduced) reduced=--reduced ;;
+	--dir) out=${2:?--dir DIR} && shift ;;
+	*) die "usage: $0 [--reduced] [--dir DIR]" ;;
+	esac
+	shift
+done
+if [ -n "$reduced" ]; then
 	export KERNELS=${KERNELS:-$(kernel_series hba-alloc)}
 	: "${HBA_PLAN:=@hba-alloc 256 reduced
 @hba-faultwalk mpt3sas_test_fault chainpool reduced
@@ -56,7 +65,6 @@ else
 @hba-faultwalk mpt3sas_test_rdpq chainpool full
 @hba-faultwalk mpt3sas_test_rdpq dma_pool full}"
 fi
-out=${HBA_DIR:-$BUILD_ROOT/hba-alloc}
 tree=${HBA_ALLOC_TREE:-$BUILD_ROOT/tree}
 mkdir -p "$out"
 
@@ -124,8 +132,7 @@ for part in alloc walk; do
 		append="slub_debug=FZP${HBA_APPEND:+ $HBA_APPEND}"
 	fi
 	[ -n "$plan" ] || continue
-	HBA_DIR=$out/$part HBA_NAME=hba-alloc HBA_MODULES_DIR=$mods HBA_APPEND=$append \
-		HBA_GUEST_DIR=$here/guest HBA_ROUNDS=${HBA_ROUNDS:-main} HBA_PLAN=$plan \
-		"$top/tests/hba/run.sh" "$@" || rc=1
+	HBA_MODULES_DIR=$mods HBA_APPEND=$append HBA_GUEST_DIR=$here/guest HBA_PLAN=$plan \
+		"$top/tests/hba/run.sh" $reduced --name hba-alloc --dir "$out/$part" main || rc=1
 done
 exit $rc

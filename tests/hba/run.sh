@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba/run.sh [--reduced] (`make hbatest`): the project's mpt3sas.ko on
+# tests/hba/run.sh [--reduced] [--name NAME] [--dir DIR] [ROUND...]
+# (`make hbatest`): the project's mpt3sas.ko on
 # the emulated SAS3008 (tests/hba/sas3008*.c, built into Debian's QEMU by
 # tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), behind a PCIe
 # root port, with scsi-hd disks backed by one host file.  The guests run
@@ -38,13 +39,17 @@
 #             root port (lying.py answers the guest's requests on its QMP
 #             socket), with IOC Facts at their edges or a protocol break
 #             (the device's lie=): each case attaches and does I/O, or
-#             fails the probe with one line; nothing leaks (lying.sh)
+#             fails the probe with one line; nothing leaks (the suite
+#             hba-lying: run.sh --reduced --name hba-lying lying)
 #   malformed no guest: the device alone against malformed requests
 #             (malformed.sh, qtest)
 #
 # --reduced (make check): the series tagged hbatest in tests/kernels/series,
 # plain, max_sgl_entries=256 with chainpool: one of each check; one SAS2
-# attach with I/O (sas2008) on those also tagged hbatest-sas2.
+# attach with I/O (sas2008) on those also tagged hbatest-sas2.  ROUNDs:
+# those rounds only (default: all; in the reduced run all but lying, the
+# suite hba-lying's).  NAME: the suite's name in the summary (default
+# hbatest); DIR: the output (default build/NAME).
 # Full: the series of KERNELS (default: every series), plain and
 # iommu, both SAS2 chips at N = 16, 128 and 256, N = 16, 128, 256 (timing rounds for dma_pool and in_tree) and
 # 2048 (the controller maximum: 128 chains per I/O) with chainpool,
@@ -58,24 +63,22 @@
 # Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
 # "@script args" per line), HBA_MCPU_PLAN (the mcpu round's),
 # HBA_LYING_PLAN (the lying round's, default lying_cases), HBA_SAS2_PLAN
-# (the sas2008 and sas2308 rounds'), HBA_ROUNDS
-# (the rounds to run, e.g. "main"), HBA_GUEST_DIR (a folder of guest
-# scripts searched before tests/hba/guest/: another suite's), HBA_NAME
-# (the suite's name in the summary, default hbatest), HBA_APPEND (more
-# kernel command line), HBA_STARTED (make hbatest: when its fault walk
-# began, so that the stamp times the whole target),
+# (the sas2008 and sas2308 rounds'), HBA_GUEST_DIR (a folder of guest
+# scripts searched before tests/hba/guest/: another suite's), HBA_APPEND
+# (more kernel command line), HBA_STARTED (make hbatest: when its fault
+# walk began, so that the stamp times the whole target),
 # HBA_TIMING_BOOTS (default 2), HBA_TIMEOUT (seconds per guest; 600,
-# 3600 for the full main round: dma_pool at 2048 on 6.1), HBA_DIR
-# (output, default build/hbatest), HBA_QEMU_ARGS (more QEMU options),
+# 3600 for the full main round: dma_pool at 2048 on 6.1), HBA_QEMU_ARGS
+# (more QEMU options),
 # VMTEST_* knobs.  The modules come from build/modules/<series>/ (`make
 # matrix`), built there first if missing, with any mpt3sas_test_*.ko
 # beside them (test builds of another suite).  Logs:
-# build/hbatest/<round>/<series>-<setup>.log.
+# DIR/<round>/<series>-<setup>.log.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-LOG_TAG=${HBA_NAME:-hbatest}
+LOG_TAG=hbatest
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 # shellcheck source=tests/lib/ktap.sh
@@ -102,7 +105,6 @@ declare -A plans
 # environment's where it sets them
 configure() {
 	variant=$1
-	out=${HBA_DIR:-$BUILD_ROOT/hbatest}
 	plans[timing]="@hba 256 A 4 1
 @hba 256 A 4 1 keep"
 	if [ -n "${HBA_GUEST_DIR:-}" ]; then main_disks=1
@@ -117,7 +119,7 @@ configure() {
 @hba-pool-timing 64 1
 @hba 256 chainpool 8 1 keep"}
 		timeout=${HBA_TIMEOUT:-600}
-		rounds=${HBA_ROUNDS:-main unplug mcpu sas2008 malformed}
+		rounds=${rounds:-main unplug mcpu sas2008 malformed}
 		plans[mcpu]=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
 		plans[sas2]=${HBA_SAS2_PLAN:-"@hba-sas2 256 4"}
 		plans[lying]=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases reduced)"}
@@ -141,7 +143,6 @@ configure() {
 @hba 256 chainpool 8 1 keep"}
 	# 6.1's O(n^2) dma_pool frees 1,293,696 chains for minutes under TCG
 	timeout=${HBA_TIMEOUT:-3600}
-	rounds=${HBA_ROUNDS:-}
 	if [ -z "$rounds" ]; then
 		rounds=main
 		for c in timing sas2308-timing; do
@@ -535,13 +536,21 @@ results() {
 }
 
 main() {
-	local round start
+	local round start variant=full
 
-	case ${1:-} in
-	--reduced) configure reduced ;;
-	'') configure full ;;
-	*) echo "usage: $0 [--reduced]" >&2; exit 2 ;;
-	esac
+	out='' rounds=''
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--reduced) variant=reduced ;;
+		--name) LOG_TAG=${2:?--name NAME} && shift ;;
+		--dir) out=${2:?--dir DIR} && shift ;;
+		-*) die "usage: $0 [--reduced] [--name NAME] [--dir DIR] [ROUND...]" ;;
+		*) rounds+=" $1" ;;
+		esac
+		shift
+	done
+	out=${out:-$BUILD_ROOT/$LOG_TAG} rounds=${rounds# }
+	configure "$variant"
 	mkdir -p "$out"
 	build_qemu
 	prepare_modules

@@ -113,7 +113,7 @@ typedef enum {
 
 /*
  * Not MPI: the lie= property, a protocol break the device commits on
- * purpose (tests/hba/lying.sh): lie_after chances let go by first, then
+ * purpose (the lying round of tests/hba/run.sh): lie_after chances let go by first, then
  * lie_count times (0: every time).
  */
 typedef enum {

@@ -68,12 +68,13 @@ run_hba() {
 	[ -f "$ko" ] || return 125
 	mkdir -p "$w/modules/$kernel"
 	cp "$ko" "$w/modules/$kernel/"
-	set -- env KERNELS="$kernel" HBA_DIR="$w/run" HBA_MODULES_DIR="$w/modules" HBA_TIMEOUT=300 \
+	set -- env KERNELS="$kernel" HBA_MODULES_DIR="$w/modules" HBA_TIMEOUT=300 \
 		HBA_ALLOC_TREE="$w/build/tree"
 	case $suite in
-	hbatest) "$@" HBA_ROUNDS="$run" "$top/tests/hba/run.sh" --reduced ;;
-	hba-lying) "$@" HBA_LYING_PLAN="$run" "$top/tests/hba/lying.sh" --reduced ;;
-	hba-alloc) "$@" HBA_ROUNDS=main HBA_PLAN="$run" "$top/tests/hba-alloc/run.sh" --reduced ;;
+	hbatest) "$@" "$top/tests/hba/run.sh" --reduced --dir "$w/run" "$run" ;;
+	hba-lying) "$@" HBA_LYING_PLAN="$run" "$top/tests/hba/run.sh" --reduced --name hba-lying \
+		--dir "$w/run" lying ;;
+	hba-alloc) "$@" HBA_PLAN="$run" "$top/tests/hba-alloc/run.sh" --reduced --dir "$w/run" ;;
 	esac >"$w/run.log" 2>&1
 }
 
