@@ -159,12 +159,7 @@ apt-get -q purge -y "$pkg" 2>&1 | tee "$work/purge.log" | grep -v '^readelf: War
 ktap_test_result "package is gone" [ -z "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -v not-installed)" ]
 for s in $series; do
 	k=${kernel[$s]}
-	p=$(resolved_path "$k")
-	v=$(resolved_version "$k")
-	echo "modinfo -k $k mpt3sas: $p $v"
-	ktap_test_result "$s: resolution is back to the in-tree driver" [ "$p $v" = "${intree[$s]}" ]
-	d=$(show_depends_last "$k")
-	ktap_test_result "$s: modprobe --show-depends loads the in-tree driver" glob "$d" "insmod ${intree[$s]%% *}*"
+	intree_back "$k" "${intree[$s]}" "$s"
 	im=$(initrd_module "$k" "$work/initrd")
 	echo "initramfs: $im"
 	ktap_test_result "$s: the initramfs holds the in-tree mpt3sas again" \

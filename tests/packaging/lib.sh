@@ -116,6 +116,19 @@ resolved_path() { modinfo -k "$1" -n mpt3sas; }
 resolved_version() { modinfo -k "$1" -F version mpt3sas; }
 show_depends_last() { modprobe -S "$1" --show-depends mpt3sas | tail -n 1; }
 
+# intree_back KVER "PATH VERSION" [LABEL]: after removal, modinfo -k and
+# modprobe --show-depends resolve KVER's mpt3sas to the in-tree driver
+# at PATH of VERSION again; two results, LABEL before their names
+intree_back() {
+	local p v
+	p=$(resolved_path "$1")
+	v=$(resolved_version "$1")
+	echo "modinfo -k $1 mpt3sas: $p $v"
+	ktap_test_result "${3:+$3: }modinfo -k resolves the in-tree driver again" [ "$p $v" = "$2" ]
+	ktap_test_result "${3:+$3: }modprobe --show-depends loads the in-tree driver" \
+		glob "$(show_depends_last "$1")" "insmod ${2%% *}*"
+}
+
 # initrd_module KVER OUTDIR: unpack KVER's initramfs into OUTDIR and print
 # "<path in image> <version>" of each mpt3sas.ko in it.
 initrd_module() {

@@ -107,12 +107,7 @@ ktap_test_result "the in-tree mpt3sas.ko.xz is at its own path" [ -f "$intree_pa
 verify=$(rpm -V "kernel-core-$kver" 2>&1) || :
 [ -z "$verify" ] || echo "rpm -V kernel-core-$kver: $verify"
 ktap_test_result "rpm -V kernel-core is clean" [ -z "$verify" ]
-p=$(resolved_path "$kver")
-v=$(resolved_version "$kver")
-echo "modinfo -k $kver mpt3sas: $p $v"
-ktap_test_result "modinfo -k resolves the in-tree driver again" [ "$p $v" = "$intree_path $intree_version" ]
-d=$(show_depends_last "$kver")
-ktap_test_result "modprobe --show-depends loads the in-tree driver" glob "$d" "insmod $intree_path*"
+intree_back "$kver" "$intree_path $intree_version"
 im=$(initrd_mpt3sas "$kver")
 echo "initramfs: $im"
 ktap_test_result "initramfs holds the in-tree mpt3sas only" \
