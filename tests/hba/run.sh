@@ -427,7 +427,7 @@ report_round() {
 			log=$dir/$series-$setup.log
 			[ -f "$log" ] || continue
 			tr -d '\r' < "$log" |
-				sed -n 's/^\(hba[a-z0-9-]*\): \(ok [0-9]* .*\|FAIL: .*\|FIGURES .*\)/\1: \2/p' |
+				sed -n 's/^\(hba[a-z0-9-]*\): \(\(not \)\?ok [0-9]* .*\|FIGURES .*\)/\1: \2/p' |
 				sed "s/^/# $series $setup $round: /"
 		done
 	done

@@ -112,18 +112,19 @@ for log in "$vm_dir"/*-*.log; do
 		series=${guest%-"$setup"}
 		case " $kernels " in *" $series "*) ;; *) continue ;; esac
 		for tag in $tags; do
-			verdict=$(tr -d '\r' < "$log" | sed -n "s/^$tag: \(PASS\|FAIL\).*/\1/p" | tail -n 1)
-			figures=$(tr -d '\r' < "$log" | sed -n "s/^$tag: FIGURES //p" | tail -n 1)
-			if [ -z "$verdict" ]; then
-				verdict=FAIL
-				splat=$(tr -d '\r' < "$log" | sed -n '/VMTEST: BEGIN/,$p' |
-					grep -m1 -E "$splat_re" | cut -c1-100)
+			# the suite's KTAP: its results, then its plan once it finished
+			lines=$(tr -d '\r' < "$log" | grep -E "^$tag: ((not )?ok [0-9]+ |1\.\.[0-9]+$|FIGURES )")
+			figures=$(sed -n "s/^$tag: FIGURES //p" <<<"$lines" | tail -n 1)
+			first=$(sed -n "s/^$tag: not ok [0-9]* //p" <<<"$lines" | head -n 1)
+			verdict=FAIL
+			if ! grep -qE "^$tag: 1\.\.[0-9]+$" <<<"$lines"; then
+				splat=$(tr -d '\r' < "$log" | sed -n '/VMTEST: BEGIN/,$p' | grep -E "$splat_re" |
+					grep -vE '(^|: |\] *)(not )?ok [0-9]+ ' | head -n 1 | cut -c1-100)
 				figures="did not run or did not finish${splat:+; first splat: $splat}"
+			elif [ -z "$first" ]; then
+				verdict=PASS
 			fi
-			if [ "$verdict" != PASS ]; then
-				first=$(tr -d '\r' < "$log" | sed -n "s/^$tag: FAIL: //p" | head -n 1)
-				figures="${figures}${first:+; first failure: $first}"
-			fi
+			[ -z "$first" ] || figures="${figures}; first failure: $first"
 			ktap_print_msg "$(printf '%-5s %-6s %-6s %-16s %s' "$verdict" "$series" "$setup" "$tag" "$figures")"
 			if [ "$verdict" = PASS ]; then
 				ktap_test_pass "$tag ($series $setup)"

@@ -5,8 +5,11 @@
 # "@name" steps, installed as /lib/vmtest/guestlib.sh, which a script
 # sources.
 #
-# - gl_say prints a line tagged GL_TAG; gl_fail records a failure in
-#   GL_FAILS (a script must then exit non-zero: gl_end);
+# - gl_say prints a line tagged GL_TAG;
+# - gl_result, gl_skip and gl_fail report a script's results in KTAP to
+#   the kernel log (init's final scan reads the "not ok" lines there) and
+#   to the console; gl_end closes them with the plan and exits non-zero
+#   if one was not ok;
 # - gl_load/gl_unload insmod (after the dependencies, gl_load_deps) and
 #   rmmod a module;
 # - gl_klog takes the kernel log since the last call (dmesg -c), so long
@@ -20,9 +23,6 @@
 #   starting point: a drift over tolerance gets further looks before it
 #   fails, and the end of a suite is compared with its start;
 # - gl_kmemleak scans with kmemleak where the kernel has it;
-# - gl_plan, gl_result and gl_skip report a script's own results in KTAP
-#   to the kernel log (init's final scan reads the "not ok" lines there)
-#   and to the console;
 # - gl_wait_disk waits for a SCSI disk to appear.
 
 PATH=/bin
@@ -31,28 +31,40 @@ export PATH
 . /etc/vmtest/conf	# VMTEST_SPLAT_RE
 # the tag of every line: the script's name, unless it sets one
 GL_TAG=${GL_TAG:-${0##*/}}
-GL_FAILED=0
-GL_FAILS=/tmp/vmtest.step-fails
+# the script's results, one a line as on the console: a file, as results
+# also come from subshells (gl_klog's under $(...)); init empties it
+GL_RESULTS=/tmp/vmtest.step-results
 GL_KEPT=/tmp/vmtest.klog-kept
 
 # To stderr, the console: also from inside $(...), e.g. gl_klog's.
 gl_say() { echo "$GL_TAG: $*" >&2; }
 
-gl_fail() {
-	echo "$GL_TAG: FAIL: $*" >&2
-	echo "$GL_TAG: $*" >> "$GL_FAILS"
-	GL_FAILED=$((GL_FAILED + 1))
+# gl_result NAME STATUS [DETAIL]: the next KTAP result, "ok" if STATUS is
+# 0, on one line.  DETAIL goes to the console, and after "#" into the
+# kernel log.
+gl_result() {
+	gl_line="ok $(($(grep -c . "$GL_RESULTS" 2>/dev/null) + 1)) $(printf '%s' "$1" | tr '\n' ' ')"
+	[ "$2" = 0 ] || gl_line="not $gl_line"
+	gl_det=$(printf '%s' "${3:-}" | tr '\n' ' ')
+	echo "$GL_TAG: $gl_line${gl_det:+: $gl_det}" >> "$GL_RESULTS"
+	gl_kmsg "$gl_line${gl_det:+ # $gl_det}"
+	gl_say "$gl_line${gl_det:+: $gl_det}"
 }
 
-# gl_end: print the verdict and exit with it (gl_fail may have run in a
-# subshell, e.g. in gl_klog under $(...): the file counts too)
+# gl_fail NAME: a check that is reported only when it fails
+gl_fail() { gl_result "$1" 1; }
+
+# gl_skip NAME WHY: the next KTAP result, skipped
+gl_skip() { gl_result "$1 # SKIP $2" 0; }
+
+# gl_end: the KTAP plan, after the results; exit non-zero if one was not
+# ok, or if there was none
 gl_end() {
-	if [ "$GL_FAILED" = 0 ] && [ ! -s "$GL_FAILS" ]; then
-		gl_say "PASS"
-		exit 0
-	fi
-	gl_say "FAIL ($(grep -c . "$GL_FAILS") failure(s))"
-	exit 1
+	[ -s "$GL_RESULTS" ] || gl_fail "no result"
+	gl_kmsg "1..$(grep -c . "$GL_RESULTS")"
+	gl_say "1..$(grep -c . "$GL_RESULTS")"
+	! grep -q "^$GL_TAG: not ok " "$GL_RESULTS"
+	exit
 }
 
 gl_loaded() { [ -d "/sys/module/$(echo "$1" | tr - _)" ]; }
@@ -79,6 +91,12 @@ gl_unload() {
 	rmmod "$1" || { gl_fail "rmmod $1 failed"; return 1; }
 }
 
+# gl_splats: the splat lines of the kernel log on stdin; a KTAP result's
+# line is none, whatever its name says ("kmemleak: ...", a splat quoted)
+gl_splats() {
+	grep -E "$VMTEST_SPLAT_RE" | grep -vE '^\[[ 0-9.]*\] *(not )?ok [0-9]+ '
+}
+
 # gl_klog: print the kernel log since the last call and clear it; keep
 # splats and KTAP "not ok" lines for init, and fail on a splat.
 gl_klog() {
@@ -87,8 +105,8 @@ gl_klog() {
 	if [ -n "$gl_bad" ]; then
 		echo "$gl_bad" >> "$GL_KEPT"
 		echo "$gl_bad" | head -n 5 | while read -r l; do gl_say "kernel: $l"; done
-		echo "$gl_bad" | grep -qE "$VMTEST_SPLAT_RE" &&
-			gl_fail "splat in the kernel log: $(echo "$gl_bad" | grep -m1 -E "$VMTEST_SPLAT_RE" | cut -c1-100)"
+		gl_s=$(echo "$gl_bad" | gl_splats | head -n 1 | cut -c1-100)
+		[ -z "$gl_s" ] || gl_fail "splat in the kernel log: $gl_s"
 	fi
 	echo "$gl_chunk"
 }
@@ -213,9 +231,11 @@ gl_mem_look() {
 }
 
 # gl_mem_verdict WHAT WITHIN: after gl_mem_look (whose status is WITHIN),
-# log a suspicion that settled, or fail on a drift that stayed
+# the result "WHAT: free and slab pages back", and a suspicion that
+# settled logged
 gl_mem_verdict() {
 	if [ "$2" = 0 ]; then
+		gl_result "$1: free and slab pages back" 0
 		[ "$gl_looks" -gt 1 ] || return 0
 		gl_say "memory: $1: $gl_df1 free pages missing, $gl_ds1 slab pages added; settled to $gl_df and $gl_ds after $gl_looks looks"
 		GL_RELOOKS=$((GL_RELOOKS + 1))
@@ -227,9 +247,9 @@ gl_mem_verdict() {
 	fi
 	GL_LEAKS=$((GL_LEAKS + 1))
 	if [ "$gl_df" -gt "$GL_FREE_TOL" ]; then
-		gl_fail "$1: $gl_df free pages missing since the start (tolerance $GL_FREE_TOL; $gl_df1 at the first of $gl_looks looks)"
+		gl_result "$1: free and slab pages back" 1 "$gl_df free pages missing since the start (tolerance $GL_FREE_TOL; $gl_df1 at the first of $gl_looks looks)"
 	else
-		gl_fail "$1: $gl_ds slab pages added since the start (tolerance $GL_SLAB_TOL; $gl_ds1 at the first of $gl_looks looks)"
+		gl_result "$1: free and slab pages back" 1 "$gl_ds slab pages added since the start (tolerance $GL_SLAB_TOL; $gl_ds1 at the first of $gl_looks looks)"
 	fi
 }
 
@@ -280,25 +300,22 @@ gl_mem_figures() {
 	echo "end drift $GL_END_DF free pages, $GL_END_DS slab pages; second looks=$GL_RELOOKS (worst $GL_RELOOK_DF free/$GL_RELOOK_DS slab pages, settled to at most $GL_SETTLED_DF/$GL_SETTLED_DS)"
 }
 
-# gl_kmemleak: with kmemleak, scan (twice, objects must be 5 s old) and
-# fail on any unreferenced object; sets GL_KMEMLEAK to the count, or to
-# "absent" when the kernel has no usable kmemleak
+# gl_kmemleak: with kmemleak, scan (twice, objects must be 5 s old): the
+# result "kmemleak: no unreferenced object"; sets GL_KMEMLEAK to the
+# count, or to "absent" when the kernel has no usable kmemleak
 gl_kmemleak() {
 	gl_kml=/sys/kernel/debug/kmemleak
 	if [ ! -e $gl_kml ] || ! echo scan > $gl_kml 2>/dev/null; then
 		GL_KMEMLEAK=absent
-		gl_say "kmemleak: not in this kernel"
+		gl_skip "kmemleak: no unreferenced object" "not in this kernel"
 		return 0
 	fi
 	sleep 6
 	echo scan > $gl_kml
 	GL_KMEMLEAK=$(grep -c '^unreferenced object' $gl_kml)
-	if [ "$GL_KMEMLEAK" != 0 ]; then
-		head -n 40 $gl_kml | while read -r l; do gl_say "kmemleak: $l"; done
-		gl_fail "kmemleak: $GL_KMEMLEAK unreferenced object(s)"
-	else
-		gl_say "kmemleak: no unreferenced object"
-	fi
+	[ "$GL_KMEMLEAK" = 0 ] || head -n 40 $gl_kml | while read -r l; do gl_say "kmemleak: $l"; done
+	[ "$GL_KMEMLEAK" = 0 ]
+	gl_result "kmemleak: no unreferenced object" $? "$GL_KMEMLEAK"
 }
 
 # gl_long_kernel_loops on|off: around work known to hold the CPU in the
@@ -322,10 +339,11 @@ gl_long_kernel_loops() {
 	fi
 }
 
-# gl_ktap_ok LOG NAME: the chunk of log has "ok 1 - NAME" and no "not ok"
+# gl_ktap_ok LOG NAME: the chunk of log has "ok 1 - NAME" and no
+# "not ok N - " of a test module (the scripts' own results have no "-")
 gl_ktap_ok() {
 	echo "$1" | grep -qE "^\[[ 0-9.]*\] ok 1 - $2\$" &&
-		! echo "$1" | grep -qE '^\[[ 0-9.]*\] *not ok'
+		! echo "$1" | grep -qE '^\[[ 0-9.]*\] *not ok [0-9]+ - '
 }
 
 # gl_kmsg LINE: LINE into the kernel log, cut to 900 bytes: /dev/kmsg
@@ -356,32 +374,6 @@ gl_hba_chip() {
 	done
 }
 
-# gl_plan N: the KTAP plan of the script's results
-gl_plan() {
-	GL_NR=0
-	gl_kmsg "1..$1"
-}
-
-# gl_result NAME STATUS [DETAIL]: the next KTAP result, "ok" if STATUS is
-# 0; a "not ok" is a gl_fail.  DETAIL goes to the console, and after "#"
-# into the kernel log's "not ok" line.
-gl_result() {
-	GL_NR=$((${GL_NR:-0} + 1))
-	if [ "$2" = 0 ]; then
-		gl_kmsg "ok $GL_NR $1"
-		gl_say "ok $GL_NR $1${3:+: $3}"
-	else
-		gl_kmsg "not ok $GL_NR $1${3:+ # $3}"
-		gl_fail "$1${3:+: $3}"
-	fi
-}
-
-# gl_skip NAME WHY: the next KTAP result, skipped
-gl_skip() {
-	GL_NR=$((${GL_NR:-0} + 1))
-	gl_kmsg "ok $GL_NR $1 # SKIP $2"
-	gl_say "ok $GL_NR $1 # SKIP $2"
-}
 
 # gl_wait_disk: wait up to 60 s for the SCSI disks the host put behind
 # the HBA (hbatest.disks= on the command line, default 1; a host scans
