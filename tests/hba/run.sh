@@ -2,47 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/hba/run.sh [--reduced] [--name NAME] [--dir DIR] [ROUND...]
-# (`make hbatest`): the project's mpt3sas.ko on
-# the emulated SAS3008 (tests/hba/sas3008*.c, built into Debian's QEMU by
-# tests/hba/qemu.sh) in the VM harness (tests/vm/run.sh), behind a PCIe
-# root port, with scsi-hd disks backed by one host file.  The guests run
-# the scripts of tests/hba/guest/ in rounds, one boot per kernel and setup
-# and round (a round that powers off with the driver loaded, or unplugs
-# the HBA, needs a boot of its own); tests/hba/rounds has a line for each,
-# with its disks, setups, series, HBA, QEMU options and plan:
-#
-#   main      hba (attach, geometry, chain count, disk, token, direct I/O
-#             through chained SGLs, task abort, rmmod) for each line of
-#             the plan, hba-cycles, hba-pool-timing (tools/
-#             mpt3sas-pool-timing), and an attach left loaded: the guest's
-#             poweroff times its .shutdown
-#   timing-A  (full run) max_sgl_entries=256 with allocator A (chainpool,
-#             dma_pool, in_tree: the kernel's own mpt3sas): two attaches,
-#             one rmmod, one shutdown; HBA_TIMING_BOOTS boots each
-#   sas2308-timing-A
-#             (full run) the same on the HBA as a SAS2308 (sas2=), which
-#             every series' own driver binds: plain setup only
-#   unplug    hba-unplug: device_del of the HBA during I/O (unplug.py
-#             answers the guest's request on its QMP socket)
-#   mcpu      hba-mcpu on the HBA with mcpu=on (an MPI 2.0 MCPU endpoint,
-#             which the driver double-buffers through its BAR): the chain
-#             lookup of _clone_sg_entries() finds every chain (full run:
-#             with chainpool and dma_pool)
-#   sas2008, sas2308
-#             hba-sas2 on the HBA as a SAS2 chip (sas2=: MPI 2.0, the
-#             mpt2sas template): attach, geometry and chain pool, direct
-#             I/O through chained MPI 2.0 SGLs (the HBA counts the
-#             elements by kind), task abort (full run), rmmod; then
-#             (full run) hba-pool-timing and hba-sas2-intree: what the
-#             kernel's own mpt3sas does with its ID; plain setup only
-#   lying     hba-lying: a controller per case hot-plugged behind a second
-#             root port (lying.py answers the guest's requests on its QMP
-#             socket), with IOC Facts at their edges or a protocol break
-#             (the device's lie=): each case attaches and does I/O, or
-#             fails the probe with one line; nothing leaks (the suite
-#             hba-lying: run.sh --reduced --name hba-lying lying)
-#   malformed no guest: the device alone against malformed requests
-#             (malformed.sh, qtest)
+# (`make hbatest`): the project's mpt3sas.ko on the emulated SAS3008
+# (tests/hba/sas3008*.c, built into Debian's QEMU by tests/hba/qemu.sh) in
+# the VM harness (tests/vm/run.sh), behind a PCIe root port, with scsi-hd
+# disks backed by one host file.  The guests run the scripts of
+# tests/hba/guest/ in rounds, one boot per kernel and setup and round (a
+# round that powers off with the driver loaded, or unplugs the HBA, needs
+# a boot of its own); tests/hba/rounds has a line for each,
+# with its disks, setups, series, HBA, QEMU options and plan, and
+# tests/hba/README.md says what each round checks.
 #
 # --reduced (make check): the series tagged hbatest in tests/kernels/series,
 # plain, max_sgl_entries=256 with chainpool: one of each check; one SAS2
