@@ -5,7 +5,9 @@
 # planted faults (tests/plants/list).  For each, a copy of the checkout
 # with build/tree gets the plant's patch (--fuzz=0; every file it names
 # must then differ from the checkout's), is built as SUITE needs, and SUITE
-# runs on the copy: the plant's test must report "not ok".  --reduced
+# runs with what was built (the HBA suites: mpt3sas.ko and hba-alloc's
+# test builds; the others: the copy's own scripts too): the plant's test
+# must report "not ok".  --reduced
 # (make check): the plants marked "check".  The suites in QEMU run on the
 # first series tagged faults.  Prints KTAP; work and logs in
 # build/plants/NAME/.
@@ -68,13 +70,13 @@ run_hba() {
 	[ -f "$ko" ] || return 125
 	mkdir -p "$w/modules/$kernel"
 	cp "$ko" "$w/modules/$kernel/"
-	set -- env KERNELS="$kernel" HBA_MODULES_DIR="$w/modules" HBA_TIMEOUT=300 \
-		HBA_ALLOC_TREE="$w/build/tree"
+	set -- env KERNELS="$kernel" HBA_MODULES_DIR="$w/modules" HBA_TIMEOUT=300
 	case $suite in
 	hbatest) "$@" "$top/tests/hba/run.sh" --reduced --dir "$w/run" "$run" ;;
 	hba-lying) "$@" HBA_LYING_PLAN="$run" "$top/tests/hba/run.sh" --reduced --name hba-lying \
 		--dir "$w/run" lying ;;
-	hba-alloc) "$@" HBA_PLAN="$run" "$top/tests/hba-alloc/run.sh" --reduced --dir "$w/run" ;;
+	hba-alloc) "$@" HBA_PLAN="$run" HBA_ALLOC_TREE="$w/build/tree" \
+		"$top/tests/hba-alloc/run.sh" --reduced --dir "$w/run" ;;
 	esac >"$w/run.log" 2>&1
 }
 
