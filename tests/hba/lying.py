@@ -8,8 +8,9 @@ Follows the guest's serial log (tests/hba/guest/hba-lying) and answers on
 the guest's QMP socket (tests/vm, VMTEST_QMP):
 
     hba-lying: PLUG N PROPS   blockdev-add of DISK as node lieN-disk, then
-                              device_add sas3008,id=lieN,bus=rp1,PROPS and
-                              a scsi-hd on its bus (phy 0)
+                              device_add sas3008,id=lieN,bus=rp1,PROPS
+                              (driver= in PROPS: another chip) and a
+                              scsi-hd on its bus (phy 0)
     hba-lying: UNPLUG N       device_del lieN, QEMU's DEVICE_DELETED, and
                               blockdev-del of the node
     hba-lying: DONE           the guest asks for nothing more
@@ -54,7 +55,7 @@ def plug(qmp, n, props, disk):
     dev = f"lie{n}"
     qmp.command("blockdev-add", **{"driver": "raw", "node-name": f"{dev}-disk",
                                    "file": {"driver": "file", "filename": disk}})
-    args = {"driver": "sas3008", "id": dev, "bus": "rp1"}
+    args = {"driver": "sas3008", "id": dev, "bus": "rp1"}   # PROPS may set it
     for prop in props.split(","):
         if prop and prop != "default":
             key, _, value = prop.partition("=")

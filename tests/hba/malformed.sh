@@ -5,7 +5,7 @@
 # requests through QEMU's qtest protocol (no guest): a handshake of zero
 # dwords, IOC Init with bad depths and garbage addresses, request
 # descriptors with bad SMIDs and types, an SGL that chains to itself, bad
-# reply queue indexes; then a second HBA in mcpu mode (MPI 2.0, frames and
+# reply queue indexes; then an MCPU endpoint (MPI 2.0, frames and
 # chains in its BAR): IOC Init with a reply post queue depth that is not a
 # multiple of 16 (as the MCPU driver sends), an MPI SGL whose chain loops.
 # Each must leave the IOC in FAULT (with its code)
@@ -21,11 +21,11 @@ trap 'rm -rf "$dir"; kill "$qpid" 2>/dev/null' EXIT
 mkfifo "$dir/in"
 
 "$qemu" -L /usr/share/qemu -L /usr/share/seabios -machine q35 -accel qtest \
-	-qtest stdio -display none -nodefaults \
+	-qtest stdio -display none -nodefaults -trace sas3008_fault \
 	-device sas3008,addr=04.0,id=hba -m 256M \
 	-blockdev driver=null-co,node-name=n0,size=1048576 \
 	-device scsi-hd,drive=n0,bus=hba.0,scsi-id=0 \
-	-device sas3008,addr=05.0,id=hba2,mcpu=on \
+	-device mpi-switch-ep,addr=05.0,id=hba2 \
 	-blockdev driver=null-co,node-name=n1,size=1048576 \
 	-device scsi-hd,drive=n1,bus=hba2.0,scsi-id=0 <"$dir/in" >"$dir/out" 2>"$dir/err" &
 qpid=$!
@@ -167,7 +167,7 @@ post_invalid_sgl 0x200000 "a self-referencing chain"
 diag_reset
 ktap_test_result "QEMU still answers: READY" [ "$(state)" = 0x10000000 ]
 
-# The HBA in mcpu mode: its 4 MiB 32-bit memory BAR 1 at 0xe1000000
+# The MCPU endpoint: its 4 MiB 32-bit memory BAR 1 at 0xe1000000
 slot=5
 bar=0xe1000000
 cfg 0x14 $bar
@@ -200,6 +200,9 @@ post_invalid_sgl 0x600000 "mcpu: an MPI chain that loops"
 diag_reset
 ktap_test_result "mcpu: diag reset: READY" [ "$(state)" = 0x10000000 ]
 ktap_test_result "QEMU is still running" kill -0 "$qpid"
+# the trace event of each fault, with the code the Doorbell showed
+traced() { [ "$(grep -o 'sas3008_fault IOC fault 0x530[1-3]' "$dir/err" | sort -u | wc -l)" = 3 ]; }
+ktap_test_result "faults 0x5301 to 0x5303 traced" traced
 clean_err() { ! grep -qiE 'assert|abort|segmentation' "$dir/err"; }
 ktap_test_result "no assertion or crash on stderr" clean_err
 # stop it before closing its input (qtest complains on a closed stdin)

@@ -158,8 +158,8 @@ chain-seg-1:max_chain_segment_size=1:attach
 post-depth-16:max_reply_post_depth=16:fail
 config-short-always:lie=config_short,lie_count=0:fail
 config-vary:lie=config_vary,lie_count=0:attach
-sas2008-credit-1:sas2=sas2008,request_credit=1:fail
-sas2308-chain-depth-0:sas2=sas2308,max_chain_depth=0:attach"
+sas2008-credit-1:driver=sas2008,request_credit=1:fail
+sas2308-chain-depth-0:driver=sas2308,max_chain_depth=0:attach"
 	[ "$1" = reduced ] || c="$c
 credit-max:request_credit=65535:attach
 hp-credit-0:hi_priority_credit=0:attach
@@ -182,11 +182,11 @@ doorbell-mute-once:lie=doorbell_mute:fail"
 	# shortest reply post queue that attaches down to 336
 	[ "$1" = reduced ] || c="$c
 $(echo "$c" | grep -E '^(credit-max|(hp-credit|reply-frame|chain-depth|post-depth|msix)-[a-z0-9]+):' |
-		grep -vE '^post-depth-(592|608):' | sed 's/^[^:]*:/sas2008-&sas2=sas2008,/')
-sas2008-post-depth-320:sas2=sas2008,max_reply_post_depth=320:fail
-sas2008-post-depth-336:sas2=sas2008,max_reply_post_depth=336:attach
+		grep -vE '^post-depth-(592|608):' | sed 's/^[^:]*:/sas2008-&driver=sas2008,/')
+sas2008-post-depth-320:driver=sas2008,max_reply_post_depth=320:fail
+sas2008-post-depth-336:driver=sas2008,max_reply_post_depth=336:attach
 $(echo "$c" | grep -E '^(credit-max|chain-depth-1|post-depth-(16|608)|msix-1):' |
-		sed 's/^[^:]*:/sas2308-&sas2=sas2308,/')"
+		sed 's/^[^:]*:/sas2308-&driver=sas2308,/')"
 	echo "$c" | tr '\n' ' '
 }
 
@@ -264,12 +264,12 @@ make_disk() {
 }
 
 # qemu_args: the HBA behind a PCIe root port, as in a server: hot-pluggable;
-# a round's own HBA options replace @HBA_OPTS@ (round_hba_opts)
+# the round's HBA type (its line's HBA field, default sas3008) replaces @HBA@
 qemu_args() {
 	echo "-L /usr/share/qemu -L /usr/share/seabios ${HBA_QEMU_ARGS:-}
 -cpu max
 -device pcie-root-port,id=rp0,chassis=1,slot=1
--device sas3008,id=hba,bus=rp0,stall_lba=$stall@HBA_OPTS@"
+-device @HBA@,id=hba,bus=rp0,stall_lba=$stall"
 }
 
 # disk_args N: N disks on the HBA's phys, each a snapshot of the one image
@@ -364,7 +364,7 @@ run_round() {
 	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$r_kernels VMTEST_SETUPS=$r_setups \
 		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$r_plan \
 		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
-		VMTEST_QEMU_ARGS="${args/@HBA_OPTS@/$r_hba}$(disk_args "$r_disks")${r_qemu:+ $r_qemu}" \
+		VMTEST_QEMU_ARGS="${args/@HBA@/${r_hba:-sas3008}}$(disk_args "$r_disks")${r_qemu:+ $r_qemu}" \
 		VMTEST_QMP=$qmpdir \
 		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall hbatest.disks=$r_disks${r_cmdline:+ $r_cmdline}${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
 		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2

@@ -8,6 +8,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "trace.h"
 #include "sas3008.h"
 
 /*
@@ -25,21 +26,14 @@ static void cfg_str(uint8_t *p, const char *str, size_t len)
     memcpy(p, str, MIN(strlen(str), len));
 }
 
-/* The chip and board names of manufacturing page 0, by chip */
-static const char *const chip_names[][3] = {
-    [SAS2_NONE] = { "LSISAS3008", "C0", "SAS9300-8i" },
-    [SAS2_2008] = { "LSISAS2008", "B2", "SAS9211-8i" },
-    [SAS2_2308] = { "LSISAS2308", "D1", "SAS9207-8i" },
-};
-
 static size_t manufacturing0(SAS3008State *s, uint32_t addr, uint8_t *p,
                              uint16_t *status)
 {
-    const char *const *chip = chip_names[s->sas2];
+    const SAS3008Chip *chip = sas3008_chip(s);
 
-    cfg_str(p + MANP0_CHIP_NAME, s->mcpu ? "SWITCH_MPI_EP" : chip[0], 16);
-    cfg_str(p + MANP0_CHIP_REVISION, chip[1], 8);
-    cfg_str(p + MANP0_BOARD_NAME, s->mcpu ? "MCPU-EP" : chip[2], 16);
+    cfg_str(p + MANP0_CHIP_NAME, chip->chip_name, 16);
+    cfg_str(p + MANP0_CHIP_REVISION, chip->chip_revision, 8);
+    cfg_str(p + MANP0_BOARD_NAME, chip->board_name, 16);
     cfg_str(p + MANP0_BOARD_ASSEMBLY, "QEMU", 16);
     cfg_str(p + MANP0_BOARD_TRACER_NUMBER, "mpt3sas-cp", 16);
     return MANP0_SIZE;
@@ -300,8 +294,8 @@ static size_t sas3008_config_page(SAS3008State *s, uint8_t type,
 
 /*
  * The page buffer of a config request: its first simple element, or of an
- * MPI 2.0 IOC the whole MPI SGL (mcpu=on: the driver may have moved it into
- * the BAR).
+ * MPI 2.0 IOC the whole MPI SGL (an MCPU endpoint's driver may have moved
+ * it into the BAR).
  */
 static bool sas3008_config_sgl(SAS3008State *s, const uint8_t *req,
                                QEMUSGList *qsg)
@@ -311,7 +305,7 @@ static bool sas3008_config_sgl(SAS3008State *s, const uint8_t *req,
     uint64_t buf;
     bool to_ioc;
 
-    if (s->mpi2) {
+    if (sas3008_chip(s)->mpi2) {
         return sas3008_mpi_sgl(s, req, s->req_frame_bytes,
                                CONFIG_PAGE_BUFFER_SGE, qsg,
                                &st) == ST_SUCCESS;
@@ -448,6 +442,7 @@ void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
         break;
     }
 out:
+    trace_sas3008_config(action, type, exttype, num, addr, status);
     qemu_sglist_destroy(&qsg);
     stw_le_p(reply + REPLY_IOC_STATUS, status);
     sas3008_reply(s, smid, msix, reply, sizeof(reply));

@@ -1,7 +1,9 @@
 /*
- * Emulated LSI SAS3008: SCSI IO.  The requests' life on the SCSI bus (their
- * SGLs are sas3008-sgl.c's), their replies and the counters of the
- * statistics capability.
+ * Emulated LSI SAS3008: SCSI IO.  The requests' life on the SCSI bus, their
+ * replies and cancelling, and their scatter gather lists: IEEE SGLs with
+ * chain elements (MPI 2.5), MPI 2.0 SGLs of simple and chain elements (the
+ * SAS2 chips and the MCPU endpoint), and the memory of the MCPU endpoint's
+ * BAR they may point into.
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -9,10 +11,283 @@
  */
 
 #include "qemu/osdep.h"
-#include "qemu/log.h"
 #include "exec/address-spaces.h"
 #include "scsi/constants.h"
+#include "trace.h"
 #include "sas3008.h"
+
+/* Scatter gather lists */
+
+/*
+ * Add a data element of an SGL to @qsg (a zero length adds nothing); false
+ * once the list has more than SGL_MAX_ELEMENTS elements.
+ */
+static bool sas3008_sgl_add(QEMUSGList *qsg, uint64_t addr, uint32_t len,
+                            uint32_t *elements)
+{
+    if (!len) {
+        return true;
+    }
+    if (++*elements > SGL_MAX_ELEMENTS) {
+        return false;
+    }
+    qemu_sglist_add(qsg, addr, len);
+    return true;
+}
+
+/**
+ * sas3008_ieee_sgl: walk an IEEE SGL that starts at @off in the request
+ * frame @frame and may continue in chain segments in guest memory; add its
+ * simple elements to @qsg.  Returns an IOCStatus.
+ * @s: the HBA
+ * @frame: the request frame
+ * @frame_len: its size
+ * @off: where the SGL starts in it
+ * @qsg: the list to add to
+ * @nchains: the number of chain segments, set
+ */
+static uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
+                                 uint32_t frame_len, uint32_t off,
+                                 QEMUSGList *qsg, uint32_t *nchains)
+{
+    uint64_t seg_addr = 0;
+    uint32_t seg_n = (frame_len - off) / IEEE_SGE_SIZE;
+    uint32_t i = 0, chains = 0, elements = 0;
+    bool in_frame = true;
+    uint8_t e[IEEE_SGE_SIZE];
+
+    if (off + IEEE_SGE_SIZE > frame_len) {
+        return ST_INVALID_SGL;
+    }
+    for (;;) {
+        uint64_t addr;
+        uint32_t len;
+        uint8_t flags;
+
+        *nchains = chains;
+        if (i == seg_n) {
+            return ST_SUCCESS;  /* end of the last segment */
+        }
+        if (in_frame) {
+            memcpy(e, frame + off + i * IEEE_SGE_SIZE, IEEE_SGE_SIZE);
+        } else if (pci_dma_read(&s->dev, seg_addr + i * IEEE_SGE_SIZE, e,
+                                IEEE_SGE_SIZE) != MEMTX_OK) {
+            return ST_INVALID_SGL;
+        }
+        addr = ldq_le_p(e + IEEE_SGE_ADDRESS);
+        len = ldl_le_p(e + IEEE_SGE_LENGTH);
+        flags = e[IEEE_SGE_FLAGS];
+        if ((flags & IEEE_FLAGS_ADDR_MASK) != 0) {
+            return ST_INVALID_SGL;  /* only system addresses */
+        }
+        if (flags & IEEE_FLAGS_CHAIN) {
+            if (len < IEEE_SGE_SIZE || len % IEEE_SGE_SIZE ||
+                ++chains > s->max_chain_depth) {
+                return ST_INVALID_SGL;
+            }
+            seg_addr = addr;
+            seg_n = len / IEEE_SGE_SIZE;
+            in_frame = false;
+            i = 0;
+            continue;
+        }
+        if (!sas3008_sgl_add(qsg, addr, len, &elements)) {
+            return ST_INVALID_SGL;
+        }
+        if (flags & IEEE_FLAGS_END_OF_LIST) {
+            return ST_SUCCESS;
+        }
+        i++;
+    }
+}
+
+/**
+ * sas3008_mpi_sge: decode one MPI (not IEEE) simple element, as config
+ * requests carry; false if @sge is no simple element.
+ * @sge: the element
+ * @addr: its address, set
+ * @len: its length, set
+ * @to_ioc: its direction, set
+ */
+bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
+                     bool *to_ioc)
+{
+    uint32_t fl = ldl_le_p(sge + MPI_SGE_FLAGS_LENGTH);
+    uint8_t flags = fl >> MPI_SGE_FLAGS_SHIFT;
+
+    if ((flags & MPI_SGE_FLAGS_ELEMENT_MASK) != MPI_SGE_FLAGS_SIMPLE) {
+        return false;
+    }
+    *len = fl & MPI_SGE_LENGTH_MASK;
+    *to_ioc = flags & MPI_SGE_FLAGS_HOST_TO_IOC;
+    *addr = (flags & MPI_SGE_FLAGS_64BIT) ?
+            ldq_le_p(sge + MPI_SGE_ADDRESS) :
+            (uint32_t)ldl_le_p(sge + MPI_SGE_ADDRESS);
+    return true;
+}
+
+/* Does [@addr, @addr + @len) lie in the RAM of the mcpu BAR? */
+static bool sas3008_in_bar_ram(SAS3008State *s, uint64_t addr, uint32_t len)
+{
+    pcibus_t bar = pci_get_bar_addr(&s->dev, 1);
+
+    return sas3008_chip(s)->mcpu && bar != PCI_BAR_UNMAPPED &&
+           addr >= bar + MCPU_REGS_SIZE &&
+           addr + len <= bar + MCPU_REGS_SIZE + MCPU_RAM_SIZE;
+}
+
+/*
+ * Read or write @len bytes at @addr for the IOC.  The MCPU's firmware finds
+ * what the driver cloned into the BAR in its own memory: such an address
+ * never goes out on the bus, so no IOMMU translates it.  Anything else is
+ * DMA.
+ */
+static MemTxResult sas3008_mem_rw(SAS3008State *s, uint64_t addr, void *buf,
+                                  uint32_t len, bool to_mem)
+{
+    if (sas3008_in_bar_ram(s, addr, len)) {
+        uint8_t *ram = (uint8_t *)memory_region_get_ram_ptr(&s->mcpu_ram) +
+                       (addr - pci_get_bar_addr(&s->dev, 1) - MCPU_REGS_SIZE);
+
+        if (to_mem) {
+            memcpy(ram, buf, len);
+        } else {
+            memcpy(buf, ram, len);
+        }
+        return MEMTX_OK;
+    }
+    return pci_dma_rw(&s->dev, addr, buf, len,
+                      to_mem ? DMA_DIRECTION_FROM_DEVICE :
+                      DMA_DIRECTION_TO_DEVICE, MEMTXATTRS_UNSPECIFIED);
+}
+
+/**
+ * sas3008_qsg_in_bar_ram: does every element of @qsg lie in the RAM of the
+ * mcpu BAR?
+ * @s: the HBA
+ * @qsg: the list
+ */
+static bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg)
+{
+    int i;
+
+    for (i = 0; i < qsg->nsg; i++) {
+        if (!sas3008_in_bar_ram(s, qsg->sg[i].base, qsg->sg[i].len)) {
+            return false;
+        }
+    }
+    return qsg->nsg > 0;
+}
+
+/**
+ * sas3008_mpi_sgl: walk an MPI 2.0 SGL of simple and chain elements, 32- or
+ * 64-bit each (Mpi2SGESimple32/64, Mpi2SGEChain32/64), that starts at @off
+ * in the request frame @frame: a chain element must sit where the frame's
+ * ChainOffset, then the previous chain's NextChainOffset, says (in dwords);
+ * its Length is the size of the next segment, at most a request frame (MPI
+ * 2.0 chain segments are frame sized).  The list must end with END_OF_LIST.
+ * Returns an IOCStatus.
+ * @s: the HBA
+ * @frame: the request frame
+ * @frame_len: its size
+ * @off: where the SGL starts in it
+ * @qsg: the list to add the simple elements to
+ * @st: the elements by kind, set
+ */
+uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
+                         uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
+                         SAS3008SGLStats *st)
+{
+    uint8_t seg[REPLY_MAX];
+    const uint8_t *p = frame;
+    uint32_t seg_len = frame_len, chain_at = frame[MSG_CHAIN_OFFSET] * 4;
+    uint32_t elements = 0;
+
+    memset(st, 0, sizeof(*st));
+    while (off + MPI_SGE_SIMPLE32_SIZE <= seg_len) {
+        uint32_t fl = ldl_le_p(p + off + MPI_SGE_FLAGS_LENGTH);
+        uint8_t flags = fl >> MPI_SGE_FLAGS_SHIFT;
+        uint32_t esize = (flags & MPI_SGE_FLAGS_64BIT) ?
+                         MPI_SGE_SIMPLE64_SIZE : MPI_SGE_SIMPLE32_SIZE;
+        uint64_t addr;
+        uint32_t len, next;
+
+        if (off + esize > seg_len || (flags & MPI_SGE_FLAGS_LOCAL)) {
+            return ST_INVALID_SGL;
+        }
+        addr = (flags & MPI_SGE_FLAGS_64BIT) ?
+               ldq_le_p(p + off + MPI_SGE_ADDRESS) :
+               (uint32_t)ldl_le_p(p + off + MPI_SGE_ADDRESS);
+        switch (flags & MPI_SGE_FLAGS_ELEMENT_MASK) {
+        case MPI_SGE_FLAGS_SIMPLE:
+            if (chain_at && off == chain_at) {
+                return ST_INVALID_SGL;  /* the chain is missing */
+            }
+            len = fl & MPI_SGE_LENGTH_MASK;
+            if (!sas3008_sgl_add(qsg, addr, len, &elements)) {
+                return ST_INVALID_SGL;
+            }
+            if (flags & MPI_SGE_FLAGS_64BIT) {
+                st->simple64++;
+            } else {
+                st->simple32++;
+            }
+            if (flags & MPI_SGE_FLAGS_END_OF_LIST) {
+                return ST_SUCCESS;
+            }
+            off += esize;
+            break;
+        case MPI_SGE_FLAGS_CHAIN:
+            len = fl & MPI_SGE_CHAIN_LENGTH_MASK;
+            next = ((fl >> MPI_SGE_CHAIN_NEXT_SHIFT) &
+                    MPI_SGE_CHAIN_NEXT_MASK) * 4;
+            if (!chain_at || off != chain_at ||
+                len < MPI_SGE_SIMPLE32_SIZE || len > s->req_frame_bytes ||
+                (next && next + MPI_SGE_SIMPLE32_SIZE > len) ||
+                st->chains >= s->max_chain_depth) {
+                return ST_INVALID_SGL;
+            }
+            if (sas3008_mem_rw(s, addr, seg, len, false) != MEMTX_OK) {
+                return ST_INVALID_SGL;
+            }
+            st->chains++;
+            if (sas3008_in_bar_ram(s, addr, len)) {
+                st->bar_chains++;
+            }
+            p = seg;
+            seg_len = len;
+            chain_at = next;
+            off = 0;
+            break;
+        default:
+            return ST_INVALID_SGL;      /* no transaction context here */
+        }
+    }
+    return ST_INVALID_SGL;              /* no END_OF_LIST */
+}
+
+/**
+ * sas3008_sgl_copy: copy @len bytes between @buf and the memory @qsg
+ * describes.
+ * @s: the HBA
+ * @qsg: the guest's buffer
+ * @buf: ours
+ * @len: how much
+ * @to_guest: the direction
+ */
+void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
+                      uint32_t len, bool to_guest)
+{
+    int i;
+
+    for (i = 0; i < qsg->nsg && len; i++) {
+        uint32_t l = MIN(qsg->sg[i].len, len);
+
+        sas3008_mem_rw(s, qsg->sg[i].base, buf, l, to_guest);
+        buf += l;
+        len -= l;
+    }
+}
 
 /* SCSI IO */
 
@@ -20,7 +295,7 @@
  * sas3008_free_request: forget SCSI IO @r, and its SCSI request if any.
  * @r: the request
  */
-void sas3008_free_request(SAS3008Request *r)
+static void sas3008_free_request(SAS3008Request *r)
 {
     SAS3008State *s = r->s;
 
@@ -45,9 +320,10 @@ void sas3008_free_request(SAS3008Request *r)
  * @xfer: the bytes transferred
  * @sense_count: the bytes of sense data
  */
-void sas3008_io_reply(SAS3008State *s, SAS3008Request *r, uint16_t status,
-                      uint8_t scsi_status, uint8_t scsi_state, uint32_t xfer,
-                      uint32_t sense_count)
+static void sas3008_io_reply(SAS3008State *s, SAS3008Request *r,
+                             uint16_t status, uint8_t scsi_status,
+                             uint8_t scsi_state, uint32_t xfer,
+                             uint32_t sense_count)
 {
     uint8_t reply[SCSIIO_REPLY_SIZE];
 
@@ -65,62 +341,40 @@ static void sas3008_io_error(SAS3008State *s, uint16_t smid, uint8_t msix,
 {
     uint8_t reply[SCSIIO_REPLY_SIZE];
 
+    trace_sas3008_scsi_io_error(smid, status);
     sas3008_reply_header(reply, frame, sizeof(reply), status);
     reply[SCSIIO_REPLY_SCSI_STATE] = SCSI_STATE_NO_SCSI_STATUS;
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
-/* Hold the first READ(10)/READ(16) of stall_lba: the abort test. */
-static bool sas3008_stall(SAS3008State *s, const uint8_t *cdb)
-{
-    uint64_t lba;
-
-    if (s->stalled_once || s->stall_lba == UINT64_MAX) {
-        return false;
-    }
-    if (cdb[0] == READ_10) {
-        lba = ldl_be_p(cdb + CDB_LBA);
-    } else if (cdb[0] == READ_16) {
-        lba = ldq_be_p(cdb + CDB_LBA);
-    } else {
-        return false;
-    }
-    if (lba != s->stall_lba) {
-        return false;
-    }
-    s->stalled_once = true;
-    return true;
-}
-
-static void sas3008_stat_add(SAS3008State *s, uint32_t reg, uint32_t n)
-{
-    pci_set_long(s->dev.config + reg, pci_get_long(s->dev.config + reg) + n);
-}
-
-/*
- * The statistics capability: a SCSI IO with @chains chain segments, @bar
- * of them in the mcpu BAR; @st the elements of its MPI 2.0 SGL, if any.
+/**
+ * sas3008_cancel_io: cancel the outstanding IO of @handle (all if 0), or
+ * only SMID @smid; returns how many.
+ * @s: the HBA
+ * @handle: the DevHandle, or 0
+ * @smid: the SMID, or 0
  */
-static void sas3008_count_io(SAS3008State *s, uint32_t chains, uint32_t bar,
-                             const SAS3008SGLStats *st)
+uint32_t sas3008_cancel_io(SAS3008State *s, uint16_t handle, uint16_t smid)
 {
-    sas3008_stat_add(s, STAT_IOS, 1);
-    if (st) {
-        sas3008_stat_add(s, STAT_MPI_SIMPLE32, st->simple32);
-        sas3008_stat_add(s, STAT_MPI_SIMPLE64, st->simple64);
-        sas3008_stat_add(s, STAT_MPI_CHAINS, st->chains);
+    uint32_t i, n = 0;
+
+    for (i = 1; i <= s->max_smid; i++) {
+        SAS3008Request *r = s->smid_req[i];
+
+        if (!r || (handle && r->handle != handle) || (smid && i != smid)) {
+            continue;
+        }
+        n++;
+        if (r->sreq) {
+            scsi_req_cancel(r->sreq);
+        } else {
+            sas3008_io_reply(s, r, ST_SCSI_TASK_TERMINATED, 0,
+                             SCSI_STATE_TERMINATED | SCSI_STATE_NO_SCSI_STATUS,
+                             0, 0);
+            sas3008_free_request(r);
+        }
     }
-    if (!chains) {
-        return;
-    }
-    sas3008_stat_add(s, STAT_CHAINED_IOS, 1);
-    if (chains > pci_get_long(s->dev.config + STAT_MAX_CHAINS)) {
-        pci_set_long(s->dev.config + STAT_MAX_CHAINS, chains);
-    }
-    if (bar == chains) {
-        /* every chain segment was the driver's clone in the BAR */
-        sas3008_stat_add(s, STAT_BAR_CHAINED_IOS, 1);
-    }
+    return n;
 }
 
 /**
@@ -144,6 +398,7 @@ void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     uint32_t sgl_off = frame[SCSIIO_SGL_OFFSET0] * 4;
     uint16_t status;
     SAS3008SGLStats st = { 0 };
+    bool mpi2 = sas3008_chip(s)->mpi2;
     uint32_t chains = 0;
     int32_t n;
 
@@ -173,7 +428,7 @@ void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
     r->sense_len = frame[SCSIIO_SENSE_BUFFER_LENGTH];
     r->cancel_status = ST_SCSI_TASK_TERMINATED;
     pci_dma_sglist_init(&r->qsg, &s->dev, 4);
-    if (s->mpi2) {
+    if (mpi2) {
         status = sas3008_mpi_sgl(s, frame, s->req_frame_bytes,
                                  sgl_off ? sgl_off : SCSIIO_SGL, &r->qsg,
                                  &st);
@@ -184,18 +439,18 @@ void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
                                   &chains);
     }
     if (status != ST_SUCCESS) {
-        qemu_log_mask(LOG_GUEST_ERROR, "sas3008: SMID %u: invalid SGL\n",
-                      smid);
         sas3008_io_error(s, smid, msix, frame, status);
         qemu_sglist_destroy(&r->qsg);
         g_free(r);
         return;
     }
-    if (s->mcpu && sas3008_qsg_in_bar_ram(s, &r->qsg)) {
+    if (sas3008_chip(s)->mcpu && sas3008_qsg_in_bar_ram(s, &r->qsg)) {
         /* write data the driver cloned into the BAR: the IOC's own memory */
         r->qsg.as = &address_space_memory;
     }
-    sas3008_count_io(s, chains, st.bar_chains, s->mpi2 ? &st : NULL);
+    trace_sas3008_scsi_io(smid, handle, frame[SCSIIO_CDB], r->data_length,
+                          chains);
+    sas3008_count_io(s, chains, mpi2 ? &st : NULL);
     s->smid_req[smid] = r;
     if (sas3008_stall(s, frame + SCSIIO_CDB)) {
         /* never started: only task management or a reset ends it */
@@ -245,9 +500,10 @@ static void sas3008_command_complete(SCSIRequest *sreq, size_t resid)
     }
     if (sreq->status == CHECK_CONDITION && sense_len > 0 &&
         scsi_parse_sense_buf(sense, sense_len).key == UNIT_ATTENTION) {
-        sas3008_stat_add(s, STAT_UNIT_ATTENTIONS, 1);
+        sas3008_count_unit_attention(s);
     }
     xfer = r->data_length > resid ? r->data_length - resid : 0;
+    trace_sas3008_scsi_complete(r->smid, sreq->status, xfer);
     if (sreq->status == GOOD && xfer == r->data_length) {
         sas3008_turbo_reply(s, r->smid, r->msix);
     } else {
@@ -267,6 +523,7 @@ static void sas3008_request_cancelled(SCSIRequest *sreq)
     if (!r) {
         return;
     }
+    trace_sas3008_scsi_cancelled(r->smid, r->cancel_status);
     sas3008_io_reply(r->s, r, r->cancel_status, 0,
                      (r->cancel_status == ST_SCSI_TASK_TERMINATED ?
                       SCSI_STATE_TERMINATED : 0) | SCSI_STATE_NO_SCSI_STATUS,

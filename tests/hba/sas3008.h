@@ -1,15 +1,14 @@
 /*
- * Emulated LSI SAS3008: the device model's state and what its files share.
+ * Emulated LSI SAS3008 and its MPI 2.0 kin: the device model's state and
+ * what its files share.
  *
- * sas3008.c          the PCI device: registers, request dispatch, realize
- * sas3008-reply.c    interrupts, reply post and reply free queues
- * sas3008-doorbell.c doorbell handshake (IOC Facts, Port Facts, IOC Init),
- *                    the diagnostic register and resets
+ * sas3008.c          the PCI device: registers, reply queues, the doorbell
+ *                    handshake and resets, events, task management, request
+ *                    dispatch, realize, and the chips as QOM types
  * sas3008-config.c   configuration pages, one builder each
- * sas3008-sgl.c      scatter gather lists: IEEE and MPI, the mcpu BAR's RAM
- * sas3008-scsi.c     SCSI IO: its requests, completion, the counters
- * sas3008-tm.c       task management
- * sas3008-events.c   events, event notification, port enable
+ * sas3008-scsi.c     SCSI IO and its scatter gather lists
+ * sas3008-test.c     not MPI: the hooks of the tests (lie=, stall_lba, the
+ *                    counters in PCI config space)
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -25,27 +24,33 @@
 #include "qom/object.h"
 #include "sas3008-mpi.h"
 
-#define TYPE_SAS3008 "sas3008"
-OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
+/* The abstract base of the chips' types (sas3008_chips in sas3008.c) */
+#define TYPE_SAS3008_BASE "sas3008-base"
+typedef struct SAS3008State SAS3008State;
+typedef struct SAS3008Class SAS3008Class;
+DECLARE_OBJ_CHECKERS(SAS3008State, SAS3008Class, SAS3008, TYPE_SAS3008_BASE)
 
 /*
- * Not MPI: read-only counters for tests/hba in a vendor capability of the
- * PCI config space: SCSI IO requests started, those with chain elements,
- * the most chain segments in one; the elements of the MPI 2.0 SGLs of SCSI
- * IO requests, by kind; the unit attentions the disks reported.
+ * A chip, the class data of its type: its PCI IDs, manufacturing page 0's
+ * names, and the IOC Facts a property does not set.
  */
-#define STAT_CAP                0xd0
-#define STAT_CAP_LENGTH         2       /* the capability's length byte */
-#define STAT_CAP_SIZE           36
-#define STAT_IOS                (STAT_CAP + 4)
-#define STAT_CHAINED_IOS        (STAT_CAP + 8)
-#define STAT_MAX_CHAINS         (STAT_CAP + 12)
-#define STAT_BAR_CHAINED_IOS    (STAT_CAP + 16) /* chains in the BAR (mcpu) */
-#define STAT_MPI_SIMPLE32       (STAT_CAP + 20) /* Mpi2SGESimple32_t */
-#define STAT_MPI_SIMPLE64       (STAT_CAP + 24) /* Mpi2SGESimple64_t */
-#define STAT_MPI_CHAINS         (STAT_CAP + 28) /* Mpi2SGEChain32/64_t */
-#define STAT_UNIT_ATTENTIONS    (STAT_CAP + 32) /* CHECK CONDITIONs of them */
-#define PCIE_CAP                0x68    /* clear of STAT_CAP: 0x3c bytes */
+typedef struct SAS3008Chip {
+    const char *desc;
+    uint16_t device_id, subsystem_id;
+    uint8_t revision;
+    bool mpi2;          /* MPI 2.0: IOC Facts, SGLs, frame-sized chains */
+    bool mcpu;          /* an MCPU endpoint: frames and chains in the BAR */
+    uint16_t request_credit, hi_priority_credit, max_chain_depth;
+    uint32_t msix_vectors;
+    const char *chip_name, *chip_revision, *board_name;
+} SAS3008Chip;
+
+struct SAS3008Class {
+    PCIDeviceClass parent_class;
+    const SAS3008Chip *chip;
+};
+
+#define PCIE_CAP                0x68    /* 0x3c bytes, below the tests' 0xd0 */
 #define SUP_REPLY_POST_GROUPS   12
 
 #define MMIO_SIZE               0x10000
@@ -55,8 +60,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define MSIX_MAX_VECTORS        96
 
 /*
- * mcpu=on: the driver's BAR layout for an MCPU endpoint (_clone_sg_entries()
- * in mpt3sas_base.c): registers up to 256, then request frames (SMID x frame
+ * The MCPU endpoint: the driver's BAR layout for it (_clone_sg_entries() in
+ * mpt3sas_base.c): registers up to 256, then request frames (SMID x frame
  * size), the reply free clone (512 bytes from (RequestCredit + 1) frames on),
  * MaxChainDepth frame-sized chain segments per SMID, 64 KiB of data per SMID;
  * 4 MiB in all, below 4 GiB.  The MSI-X table and PBA are in the last 4 KiB.
@@ -69,21 +74,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(SAS3008State, SAS3008)
 #define MCPU_RAM_SIZE           (MCPU_MSIX_TABLE_OFFSET - MCPU_REGS_SIZE)
 #define MCPU_REPLY_FREE_CLONE   512     /* REPLY_FREE_POOL_SIZE */
 #define MCPU_IO_SIZE            0x10000
-#define MCPU_REQUEST_CREDIT     32      /* "based on maxCredit 32" */
-#define MCPU_HI_PRIORITY_CREDIT 5       /* the driver's hi_priority_depth */
-#define MCPU_MAX_CHAIN_DEPTH    3       /* MCPU_MAX_CHAINS_PER_IO */
 
-/*
- * sas2=: an MPI 2.0 SAS2 chip instead (PCI device IDs of mpi2_cnfg.h, the
- * subsystem of a board with it), which the driver attaches through its
- * mpt2sas host template, with MPI 2.0 SGLs.
- */
-typedef enum {
-    SAS2_NONE,
-    SAS2_2008,          /* MPI2_MFGPAGE_DEVID_SAS2008, a SAS 9211-8i */
-    SAS2_2308,          /* MPI2_MFGPAGE_DEVID_SAS2308_2, a SAS 9207-8i */
-} SAS3008Sas2;
-
+/* a property's default: the chip's value */
 #define PROP_CHIP               UINT32_MAX
 
 /* The SAS topology: the HBA, its enclosure and a disk per phy */
@@ -91,7 +83,7 @@ typedef enum {
 #define ENCL_HANDLE             0x0001
 #define FIRST_DEV_HANDLE        0x0009
 #define NUM_PHYS                8
-#define IOC_TEMPERATURE_C       47      /* IO unit page 7: hbatest reads it back */
+#define IOC_TEMPERATURE_C       47      /* IO unit page 7: hbatest reads it */
 #define HBA_DEVICE_INFO         (DEVINFO_SSP_INITIATOR | \
                                  DEVINFO_STP_INITIATOR | \
                                  DEVINFO_SMP_INITIATOR | DEVINFO_END_DEVICE)
@@ -113,8 +105,7 @@ typedef enum {
 
 /*
  * Not MPI: the lie= property, a protocol break the device commits on
- * purpose (the lying round of tests/hba/run.sh): lie_after chances let go by first, then
- * lie_count times (0: every time).
+ * purpose (sas3008-test.c).
  */
 typedef enum {
     LIE_NONE,
@@ -135,7 +126,6 @@ typedef enum {
 #define REPLY_FRAME_MIN         0x40
 #define SGL_MAX_ELEMENTS        4096
 #define CONFIG_PAGE_MAX         512
-#define CDB_LBA                 2       /* in READ(10) and READ(16) */
 
 typedef struct SAS3008Request {
     SAS3008State *s;
@@ -152,13 +142,6 @@ typedef struct SAS3008Request {
     bool stalled;               /* held by stall_lba until aborted */
 } SAS3008Request;
 
-typedef struct SAS3008PendingReply {
-    uint16_t smid;
-    uint8_t msix;
-    uint16_t len;
-    uint8_t data[REPLY_MAX];
-} SAS3008PendingReply;
-
 enum { HS_NONE, HS_WRITE, HS_READ };
 
 struct SAS3008State {
@@ -168,25 +151,21 @@ struct SAS3008State {
     MemoryRegion mcpu_regs;
     MemoryRegion mcpu_ram;
     SCSIBus bus;
-    bool mcpu;
-    char *sas2_name;                /* sas2=: see SAS3008Sas2 */
-    SAS3008Sas2 sas2;
-    bool mpi2;                      /* MPI 2.0: mcpu or sas2 */
 
-    /* properties: the IOC Facts of a SAS 9300-8i by default */
+    /* properties; PROP_CHIP: the chip's, set at realize */
     uint64_t sas_addr;
     uint32_t msix_vectors;
-    uint32_t prop_request_credit;   /* PROP_CHIP: the chip's */
-    uint32_t prop_hi_priority_credit;
-    uint16_t request_credit;
-    uint16_t hi_priority_credit;
+    uint32_t request_credit;
+    uint32_t hi_priority_credit;
+    uint32_t max_chain_depth;
     uint16_t request_frame_size;    /* dwords */
-    uint16_t max_chain_depth;
     uint16_t max_chain_seg_size;    /* 16-byte elements, 0: 8 */
     uint16_t reply_frame_size;      /* dwords */
     uint16_t max_reply_post_depth;
     uint32_t fw_version;
     bool use_msix;
+
+    /* not MPI: the tests' hooks (sas3008-test.c) */
     uint64_t stall_lba;             /* hold the first READ of this LBA */
     bool stalled_once;
     char *lie_name;                 /* lie=: see SAS3008Lie */
@@ -249,49 +228,32 @@ struct SAS3008State {
 typedef void SAS3008Function(SAS3008State *s, uint16_t smid, uint8_t msix,
                              const uint8_t *req);
 
+static inline const SAS3008Chip *sas3008_chip(SAS3008State *s)
+{
+    return SAS3008_GET_CLASS(s)->chip;
+}
+
 /* sas3008.c */
 SCSIDevice *sas3008_phy_dev(SAS3008State *s, int phy);
 SCSIDevice *sas3008_handle_dev(SAS3008State *s, uint16_t handle);
 uint64_t sas3008_dev_sas_addr(SAS3008State *s, int phy);
 void sas3008_fault(SAS3008State *s, uint16_t code, const char *why);
-bool sas3008_lie(SAS3008State *s, SAS3008Lie lie);
-
-/* sas3008-reply.c */
-bool sas3008_reply_pending(SAS3008State *s, uint32_t q);
-void sas3008_update_intx(SAS3008State *s);
-void sas3008_reply_post_index(SAS3008State *s, uint32_t q, uint32_t idx);
-void sas3008_reply_free_index(SAS3008State *s, uint32_t idx);
 void sas3008_turbo_reply(SAS3008State *s, uint16_t smid, uint8_t msix);
 void sas3008_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
                    const void *msg, size_t len);
-void sas3008_drop_replies(SAS3008State *s);
 void sas3008_reply_header(uint8_t *reply, const uint8_t *req, size_t len,
                           uint16_t status);
-void sas3008_simple_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
-                          const uint8_t *req, uint16_t status);
-void sas3008_reset_queues(SAS3008State *s);
-
-/* sas3008-doorbell.c */
-void sas3008_doorbell_write(SAS3008State *s, uint32_t val);
-uint32_t sas3008_doorbell_read(SAS3008State *s);
-void sas3008_his_write(SAS3008State *s);
-void sas3008_diag_write(SAS3008State *s, uint32_t val);
-void sas3008_wrseq_write(SAS3008State *s, uint32_t val);
-void sas3008_cancel_all(SAS3008State *s);
-void sas3008_hard_reset(SAS3008State *s);
 
 /* sas3008-config.c */
 SAS3008Function sas3008_config;
 
-/* sas3008-sgl.c: what an MPI 2.0 SGL held */
+/* sas3008-scsi.c; SAS3008SGLStats: what an MPI 2.0 SGL held */
 typedef struct SAS3008SGLStats {
     uint32_t simple32, simple64;    /* simple elements */
     uint32_t chains;                /* chain elements followed */
     uint32_t bar_chains;            /* of them, chain segments in the BAR */
 } SAS3008SGLStats;
-uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
-                          uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
-                          uint32_t *nchains);
+extern const struct SCSIBusInfo sas3008_scsi_info;
 uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
                          uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
                          SAS3008SGLStats *st);
@@ -299,24 +261,16 @@ bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
                      bool *to_ioc);
 void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
                       uint32_t len, bool to_guest);
-bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg);
-
-/* sas3008-scsi.c */
-extern const struct SCSIBusInfo sas3008_scsi_info;
-void sas3008_io_reply(SAS3008State *s, SAS3008Request *r, uint16_t status,
-                      uint8_t scsi_status, uint8_t scsi_state, uint32_t xfer,
-                      uint32_t sense_count);
-void sas3008_free_request(SAS3008Request *r);
+uint32_t sas3008_cancel_io(SAS3008State *s, uint16_t handle, uint16_t smid);
 SAS3008Function sas3008_scsi_io;
 SAS3008Function sas3008_fw_upload;
 
-/* sas3008-tm.c */
-uint32_t sas3008_cancel_io(SAS3008State *s, uint16_t handle, uint16_t smid);
-SAS3008Function sas3008_task_mgmt;
-
-/* sas3008-events.c */
-SAS3008Function sas3008_port_enable;
-SAS3008Function sas3008_event_notification;
-SAS3008Function sas3008_accept;
+/* sas3008-test.c */
+bool sas3008_test_realize(SAS3008State *s, Error **errp);
+bool sas3008_lie(SAS3008State *s, SAS3008Lie lie);
+bool sas3008_stall(SAS3008State *s, const uint8_t *cdb);
+void sas3008_count_io(SAS3008State *s, uint32_t chains,
+                      const SAS3008SGLStats *st);
+void sas3008_count_unit_attention(SAS3008State *s);
 
 #endif

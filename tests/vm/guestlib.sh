@@ -352,9 +352,9 @@ gl_kmsg() {
 	printf '%.900s\n' "$1" > /dev/kmsg
 }
 
-# gl_hba_chip: the emulated HBA (tests/hba/sas3008.c, sas2=) as the
-# driver sees it: GL_CHIP its name in the driver's log, GL_HBA its sas2=
-# name, GL_TMPL the host template, GL_PER_CHAIN the elements a 128-byte
+# gl_hba_chip: the emulated HBA (tests/hba/sas3008.c) as the
+# driver sees it: GL_CHIP its name in the driver's log, GL_HBA its QEMU
+# type, GL_TMPL the host template, GL_PER_CHAIN the elements a 128-byte
 # chain segment holds besides its chain (IEEE or MPI 2.0 64-bit ones),
 # GL_DEPTH the driver's scsiio_depth from its IOC Facts (RequestCredit -
 # HighPriorityCredit - 5), GL_CFG its PCI config space (the counters)
