@@ -109,7 +109,7 @@ matrix: tree | deps-check
 
 # Builds the modules for each kernel itself; KERNELS= picks series.
 vmtest: tree | deps-check
-	BUILD_MODULES_CMD=$(CURDIR)/scripts/build-modules.sh tests/vm/run.sh
+	tests/vm/run.sh --build $(CURDIR)/scripts/build-modules.sh
 
 static: tree | deps-check
 	tests/static.sh
@@ -135,7 +135,7 @@ qemu: | deps-check
 # The fault walk first, so that the results' stamp times the whole target.
 hbatest: tree | deps-check
 	t0=$$(date +%s) && tests/hba-alloc/run.sh && \
-		HBA_STARTED=$$t0 tests/hba/run.sh && \
+		tests/hba/run.sh --started $$t0 && \
 		tests/plants/run.sh hbatest && tests/plants/run.sh hba-alloc && \
 		tests/plants/run.sh hba-lying
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build the modules one kernel's guests load: the VM harness's
-# BUILD_MODULES_CMD (tests/vm/run.sh exports KMAKEFLAGS for it), for
+# tests/vm/run.sh --build (which exports KMAKEFLAGS for it), for
 # make matrix, vmtest, check-debug, bench and the reliability suites.
 #
 #   [BUILD_MODULES="..."] build-modules.sh SERIES KVER KDIR OUTDIR

@@ -24,12 +24,12 @@ echo "# debug-kernel: debug kernel ready in $((SECONDS - t0))s (its last build t
 
 rc=0
 t1=$SECONDS
-KERNELS=debug VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-900} VMTEST_SETUPS="plain iommu" \
-	BUILD_MODULES_CMD="$top/scripts/build-modules.sh" tests/vm/run.sh || rc=1
+KERNELS=debug tests/vm/run.sh --timeout 900 --setups "plain iommu" \
+	--build "$top/scripts/build-modules.sh" || rc=1
 echo "# debug-kernel: in-kernel tests in $((SECONDS - t1))s"
 
 t1=$SECONDS
-KERNELS=debug REL_SETUPS="plain iommu" tests/reliability/run.sh --reduced || rc=1
+KERNELS=debug tests/reliability/run.sh --reduced --setups "plain iommu" || rc=1
 echo "# debug-kernel: reliability suites in $((SECONDS - t1))s"
 # the full run's wall seconds, stamped for make docs-results
 mkdir -p build/check-debug

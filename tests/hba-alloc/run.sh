@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba-alloc/run.sh [--reduced] [--dir DIR]: mpt3sas on the emulated SAS3008
+# tests/hba-alloc/run.sh [--reduced] [OPTION VALUE]...: mpt3sas on the emulated SAS3008
 # (tests/hba/run.sh's machinery) while its DMA allocations fail:
 # guest/hba-alloc (chainpool's slab allocations) and guest/hba-faultwalk
 # (each DMA pool creation, pool allocation and coherent allocation of the
@@ -13,24 +13,25 @@
 # and with chainpool in RDPQ array mode.  Full: KERNELS (default: every
 # series), plain, hba-alloc at N = 256 and 2048, every failure point of
 # guest/hba-alloc's full list, and the full walk with both allocators,
-# each with RDPQ array mode off and on.  HBA_SETUPS=iommu runs it
+# each with RDPQ array mode off and on.  --setups iommu runs it
 # behind the emulated IOMMU, where the free and slab page counts also
 # hold the IOMMU's IOVA caches: at N = 2048 with one-page slabs (40,428
 # mappings) they stay hundreds of pages off the starting point, past
 # the leak tolerance, while the same cases pass without it.  Output:
-# DIR (default build/hba-alloc/): alloc/ (guest/hba-alloc) and walk/ (the
-# walk, in a boot of its own with slub_debug).
+# --dir DIR (default build/hba-alloc/): alloc/ (guest/hba-alloc) and walk/
+# (the walk, in a boot of its own with slub_debug).  --plan STEPS replaces
+# the plan; --timeout S and --append CMDLINE go to tests/hba/run.sh.
 #
-# The test builds (never shipped), from HBA_ALLOC_TREE (default
-# build/tree) per kernel series, cached in build/hba-alloc-test-build/ by
+# The test builds (never shipped), from --tree DIR (default build/tree)
+# per kernel series, cached in build/hba-alloc-test-build/ by
 # the tree's hash: "mpt3sas_test_fault", the tree with the fault hook, and
 # "mpt3sas_test_rdpq", the same in RDPQ array mode.  The emulated HBA
 # does not model that mode, so the latter takes it as if IOC Facts
 # offered it, and so allocates the reply_post_free_array pool and releases
 # in RDPQ's layout, but hands the HBA the contiguous reply queues at IOC
 # Init, which are the same memory while all queues fit in one RDPQ chunk
-# (16; the guests have one CPU).  HBA_MODULES_DIR (plants) gives
-# mpt3sas.ko; else build/modules/ (tests/matrix.sh).
+# (16; the guests have one CPU).  mpt3sas.ko comes from --modules DIR
+# (plants), else build/modules/ (tests/matrix.sh).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,33 +40,40 @@ LOG_TAG=hba-alloc
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 
-reduced='' out=$BUILD_ROOT/hba-alloc
+reduced='' out=$BUILD_ROOT/hba-alloc tree=$BUILD_ROOT/tree moddir=$BUILD_ROOT/modules
+steps='' append_more=''
+hba_opts=()
 while [ $# -gt 0 ]; do
+	[ "$1" = --reduced ] && { reduced=--reduced; shift; continue; }
+	[ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)"
 	case $1 in
-	--reduced) reduced=--reduced ;;
-	--dir) out=${2:?--dir DIR} && shift ;;
-	*) die "usage: $0 [--reduced] [--dir DIR]" ;;
+	--dir) out=$2 ;;
+	--tree) tree=$2 ;;
+	--modules) moddir=$2 ;;
+	--plan) steps=$2 ;;
+	--append) append_more=$2 ;;
+	--setups | --timeout) hba_opts+=("$1" "$2") ;;
+	*) die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)" ;;
 	esac
-	shift
+	shift 2
 done
 if [ -n "$reduced" ]; then
 	export KERNELS=${KERNELS:-$(kernel_series hba-alloc)}
-	: "${HBA_PLAN:=@hba-alloc 256 reduced
+	steps=${steps:-"@hba-alloc 256 reduced
 @hba-faultwalk mpt3sas_test_fault chainpool reduced
 @hba-faultwalk mpt3sas_test_fault dma_pool reduced
-@hba-faultwalk mpt3sas_test_rdpq chainpool reduced}"
-	export HBA_TIMEOUT=${HBA_TIMEOUT:-900}
+@hba-faultwalk mpt3sas_test_rdpq chainpool reduced"}
+	hba_opts=(--timeout 900 "${hba_opts[@]}")
 else
 	export KERNELS=${KERNELS:-$(kernel_series)}
-	export HBA_SETUPS=${HBA_SETUPS:-plain}
-	: "${HBA_PLAN:=@hba-alloc 256 full
+	hba_opts=(--setups plain "${hba_opts[@]}")
+	steps=${steps:-"@hba-alloc 256 full
 @hba-alloc 2048 full
 @hba-faultwalk mpt3sas_test_fault chainpool full
 @hba-faultwalk mpt3sas_test_fault dma_pool full
 @hba-faultwalk mpt3sas_test_rdpq chainpool full
-@hba-faultwalk mpt3sas_test_rdpq dma_pool full}"
+@hba-faultwalk mpt3sas_test_rdpq dma_pool full"}
 fi
-tree=${HBA_ALLOC_TREE:-$BUILD_ROOT/tree}
 mkdir -p "$out"
 
 # The test build's changes to mpt3sas_base.c, each line marked TEST BUILD.
@@ -104,7 +112,6 @@ build_test() {
 }
 
 # the modules: mpt3sas.ko and the test builds
-moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules}
 mods=$out/test-modules
 rm -rf "$mods"
 # shellcheck disable=SC2086 # a list of series
@@ -113,7 +120,7 @@ for series in $KERNELS; do
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
 	build_test "$series" mpt3sas_test_fault
-	if grep -q '^@hba-faultwalk ' <<<"$HBA_PLAN"; then
+	if grep -q '^@hba-faultwalk ' <<<"$steps"; then
 		build_test "$series" mpt3sas_test_rdpq "$rdpq_sed"
 	fi
 done
@@ -125,14 +132,14 @@ done
 rc=0
 for part in alloc walk; do
 	if [ $part = alloc ]; then
-		plan=$(grep -v '^@hba-faultwalk ' <<<"$HBA_PLAN" || true)
-		append=${HBA_APPEND:-}
+		plan=$(grep -v '^@hba-faultwalk ' <<<"$steps" || true)
+		append=$append_more
 	else
-		plan=$(grep '^@hba-faultwalk ' <<<"$HBA_PLAN" || true)
-		append="slub_debug=FZP${HBA_APPEND:+ $HBA_APPEND}"
+		plan=$(grep '^@hba-faultwalk ' <<<"$steps" || true)
+		append="slub_debug=FZP${append_more:+ $append_more}"
 	fi
 	[ -n "$plan" ] || continue
-	HBA_MODULES_DIR=$mods HBA_APPEND=$append HBA_GUEST_DIR=$here/guest HBA_PLAN=$plan \
-		"$top/tests/hba/run.sh" $reduced --name hba-alloc --dir "$out/$part" main || rc=1
+	"$top/tests/hba/run.sh" $reduced --name hba-alloc --dir "$out/$part" --modules "$mods" \
+		--append "$append" --scripts "$here/guest" --plan "main=$plan" "${hba_opts[@]}" main || rc=1
 done
 exit $rc

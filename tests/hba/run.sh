@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba/run.sh [--reduced] [--name NAME] [--dir DIR] [ROUND...]
+# tests/hba/run.sh [--reduced] [OPTION VALUE]... [ROUND...]
 # (`make hbatest`): the project's mpt3sas.ko on the emulated SAS3008
 # (tests/hba/sas3008*.c, built into Debian's QEMU by tests/hba/qemu.sh) in
 # the VM harness (tests/vm/run.sh), behind a PCIe root port, with scsi-hd
@@ -16,8 +16,7 @@
 # plain, max_sgl_entries=256 with chainpool: one of each check; one SAS2
 # attach with I/O (sas2008) on those also tagged hbatest-sas2.  ROUNDs:
 # those rounds only (default: all; in the reduced run all but lying, the
-# suite hba-lying's).  NAME: the suite's name in the summary (default
-# hbatest); DIR: the output (default build/NAME).
+# suite hba-lying's).
 # Full: the series of KERNELS (default: every series), plain and
 # iommu, both SAS2 chips at N = 16, 128 and 256, N = 16, 128, 256 (timing rounds for dma_pool and in_tree) and
 # 2048 (the controller maximum: 128 chains per I/O) with chainpool,
@@ -28,20 +27,26 @@
 # stamped by scripts/docs.py stamp, which `make docs-results` takes into
 # docs/) and build/hbatest/table.md (tests/hba/results.py).
 #
-# Environment: KERNELS, HBA_SETUPS, HBA_PLAN (the main round's steps, one
-# "@script args" per line), HBA_MCPU_PLAN (the mcpu round's),
-# HBA_LYING_PLAN (the lying round's, default lying_cases), HBA_SAS2_PLAN
-# (the sas2008 and sas2308 rounds'), HBA_GUEST_DIR (a folder of guest
-# scripts searched before tests/hba/guest/: another suite's), HBA_APPEND
-# (more kernel command line), HBA_STARTED (make hbatest: when its fault
-# walk began, so that the stamp times the whole target),
-# HBA_TIMING_BOOTS (default 2), HBA_TIMEOUT (seconds per guest; 600,
-# 3600 for the full main round: dma_pool at 2048 on 6.1), HBA_QEMU_ARGS
-# (more QEMU options),
-# VMTEST_* knobs.  The modules come from build/modules/<series>/ (`make
-# matrix`), built there first if missing, with any mpt3sas_test_*.ko
-# beside them (test builds of another suite).  Logs:
-# DIR/<round>/<series>-<setup>.log.
+# KERNELS: the series.  Options:
+#   --name NAME        the suite's name in the summary (default hbatest)
+#   --dir DIR          the output (default build/NAME)
+#   --setups LIST      plain (reduced), plain iommu (full)
+#   --plan PLAN=STEPS  a plan of the rounds' plan column (main, mcpu, sas2,
+#                      lying, unplug, timing), one "@script args" per line
+#   --scripts DIR      guest scripts searched before tests/hba/guest/
+#                      (another suite's); the main round then has 1 disk
+#   --modules DIR      DIR/<series>/mpt3sas.ko (default build/modules,
+#                      built there first by `make matrix` if missing),
+#                      with any mpt3sas_test_*.ko beside it (test builds of
+#                      another suite)
+#   --append CMDLINE   more kernel command line
+#   --qemu-args ARGS   more QEMU options
+#   --timeout S        seconds per guest (600; 3600 for the full run:
+#                      dma_pool at 2048 on 6.1)
+#   --timing-boots N   boots per timing round and allocator (default 2)
+#   --started EPOCH    make hbatest: when its fault walk began, so that the
+#                      stamp times the whole target
+# Logs: DIR/<round>/<series>-<setup>.log.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,34 +74,42 @@ docs_table() {
 declare -A plans
 
 # configure VARIANT: the kernels, setups, plans (of tests/hba/rounds'
-# plan column), timeout and rounds of a reduced or full run, the
-# environment's where it sets them
+# plan column), timeout and rounds of a reduced or full run, the options'
+# where they set them
 configure() {
+	local p
 	variant=$1
 	plans[timing]="@hba 256 A 4 1
 @hba 256 A 4 1 keep"
-	if [ -n "${HBA_GUEST_DIR:-}" ]; then main_disks=1
+	if [ -n "$guest_dir" ]; then main_disks=1
 	elif [ "$variant" = reduced ]; then main_disks=4
 	else main_disks=8
 	fi
 	if [ "$variant" = reduced ]; then
 		kernels=${KERNELS:-$(kernel_series hbatest)}
-		setups=${HBA_SETUPS:-plain}
-		plans[main]=${HBA_PLAN:-"@hba 256 chainpool 8 1
+		setups=${setups:-plain}
+		plans[main]="@hba 256 chainpool 8 1
 @hba-cycles 1 256 chainpool
 @hba-pool-timing 64 1
-@hba 256 chainpool 8 1 keep"}
-		timeout=${HBA_TIMEOUT:-600}
+@hba 256 chainpool 8 1 keep"
+		timeout=${timeout:-600}
 		rounds=${rounds:-main unplug mcpu sas2008 malformed}
-		plans[mcpu]=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4"}
-		plans[sas2]=${HBA_SAS2_PLAN:-"@hba-sas2 256 4"}
-		plans[lying]=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases reduced)"}
+		plans[mcpu]="@hba-mcpu 256 chainpool 4"
+		plans[sas2]="@hba-sas2 256 4"
+		plans[lying]="@hba-lying 16 $(lying_cases reduced)"
 		plans[unplug]="@hba-unplug 256 chainpool 2"
-		return
+	else
+		configure_full
 	fi
+	for p in "${!plan_opts[@]}"; do
+		plans[$p]=${plan_opts[$p]}
+	done
+}
+
+configure_full() {
 	kernels=${KERNELS:-$(kernel_series)}
-	setups=${HBA_SETUPS:-plain iommu}
-	plans[main]=${HBA_PLAN:-"@hba 16 chainpool 8 4
+	setups=${setups:-plain iommu}
+	plans[main]="@hba 16 chainpool 8 4
 @hba 128 chainpool 8 4
 @hba 256 chainpool 16 4
 @hba 2048 chainpool 8 4
@@ -108,28 +121,28 @@ configure() {
 @hba 2048 in_tree 8 4
 @hba-cycles 50 256 chainpool
 @hba-pool-timing 256 2
-@hba 256 chainpool 8 1 keep"}
+@hba 256 chainpool 8 1 keep"
 	# 6.1's O(n^2) dma_pool frees 1,293,696 chains for minutes under TCG
-	timeout=${HBA_TIMEOUT:-3600}
+	timeout=${timeout:-3600}
 	if [ -z "$rounds" ]; then
 		rounds=main
 		for c in timing sas2308-timing; do
 			for a in chainpool dma_pool in_tree; do
-				for b in $(seq 1 "${HBA_TIMING_BOOTS:-2}"); do
+				for b in $(seq 1 "$timing_boots"); do
 					rounds="$rounds $c-$a-$b"
 				done
 			done
 		done
 		rounds="$rounds unplug mcpu sas2008 sas2308 lying malformed"
 	fi
-	plans[mcpu]=${HBA_MCPU_PLAN:-"@hba-mcpu 256 chainpool 4
-@hba-mcpu 256 dma_pool 4"}
-	plans[sas2]=${HBA_SAS2_PLAN:-"@hba-sas2 16 4
+	plans[mcpu]="@hba-mcpu 256 chainpool 4
+@hba-mcpu 256 dma_pool 4"
+	plans[sas2]="@hba-sas2 16 4
 @hba-sas2 128 4
 @hba-sas2 256 8 abort
 @hba-pool-timing 256 1 9
-@hba-sas2-intree"}
-	plans[lying]=${HBA_LYING_PLAN:-"@hba-lying 16 $(lying_cases full)"}
+@hba-sas2-intree"
+	plans[lying]="@hba-lying 16 $(lying_cases full)"
 	plans[unplug]="@hba-unplug 256 chainpool 4"
 }
 
@@ -208,10 +221,10 @@ unpack() {
 }
 
 # prepare_modules: in $mods/<series>/, the project's mpt3sas.ko per series
-# (HBA_MODULES_DIR/<series>/ if set: tests/plants/run.sh), with the kernel's
+# (from --modules: tests/plants/run.sh gives its own), with the kernel's
 # sd_mod for the disk and its own mpt3sas
 prepare_modules() {
-	local moddir=${HBA_MODULES_DIR:-$BUILD_ROOT/modules} series ko
+	local moddir=${modules_dir:-$BUILD_ROOT/modules} series ko
 
 	# shellcheck disable=SC2086 # a list of series
 	need_modules "$moddir" "$out/matrix.log" $kernels
@@ -266,7 +279,7 @@ make_disk() {
 # qemu_args: the HBA behind a PCIe root port, as in a server: hot-pluggable;
 # the round's HBA type (its line's HBA field, default sas3008) replaces @HBA@
 qemu_args() {
-	echo "-L /usr/share/qemu -L /usr/share/seabios ${HBA_QEMU_ARGS:-}
+	echo "-L /usr/share/qemu -L /usr/share/seabios $qemu_more
 -cpu max
 -device pcie-root-port,id=rp0,chassis=1,slot=1
 -device @HBA@,id=hba,bus=rp0,stall_lba=$stall"
@@ -361,13 +374,13 @@ run_round() {
 		return
 	fi
 	set +e
-	VM_DIR=$dir MODULES_DIR=$mods KERNELS=$r_kernels VMTEST_SETUPS=$r_setups \
-		VMTEST_TIMEOUT=$timeout VMTEST_STEPS=$r_plan \
-		VMTEST_SCRIPT_DIR=${HBA_GUEST_DIR:+$HBA_GUEST_DIR:}$here/guest VMTEST_QEMU=$qemu \
-		VMTEST_QEMU_ARGS="${args/@HBA@/${r_hba:-sas3008}}$(disk_args "$r_disks")${r_qemu:+ $r_qemu}" \
-		VMTEST_QMP=$qmpdir \
-		VMTEST_APPEND="hbatest.token=$token hbatest.stall_lba=$stall hbatest.disks=$r_disks${r_cmdline:+ $r_cmdline}${HBA_APPEND:+ $HBA_APPEND}" VMTEST_PREFETCH=0 \
-		"$top/tests/vm/run.sh" 2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
+	KERNELS=$r_kernels "$top/tests/vm/run.sh" --no-prefetch --dir "$dir" --modules "$mods" \
+		--setups "$r_setups" --timeout "$timeout" --steps "$r_plan" \
+		--scripts "${guest_dir:+$guest_dir:}$here/guest" --qemu "$qemu" \
+		--qemu-args "${args/@HBA@/${r_hba:-sas3008}}$(disk_args "$r_disks")${r_qemu:+ $r_qemu}" \
+		--qmp "$qmpdir" \
+		--append "hbatest.token=$token hbatest.stall_lba=$stall hbatest.disks=$r_disks${r_cmdline:+ $r_cmdline}${append_more:+ $append_more}" \
+		2>&1 | tee "$dir/harness.out" | sed "s/^/    $round: /" >&2
 	set -e
 	# a watcher whose guest never asked is still waiting
 	for w in $watchers; do
@@ -482,14 +495,14 @@ results() {
 	} > "$out/results.json"
 	how=tests/hba/run.sh reduced='' secs=$SECONDS
 	[ "$variant" = reduced ] && how="$how --reduced" reduced=--reduced
-	# make hbatest: the fault walk ran first, from HBA_STARTED (epoch s)
-	if [ -n "${HBA_STARTED:-}" ]; then
+	# make hbatest: the fault walk ran first, from --started (epoch s)
+	if [ -n "$started" ]; then
 		how="make hbatest (tests/hba-alloc/run.sh, then tests/hba/run.sh)"
-		secs=$(($(date +%s) - HBA_STARTED))
+		secs=$(($(date +%s) - started))
 	fi
 	ktap_test_result "records: ${out#"$top"/}/results.json, stamped" \
 		python3 "$top/scripts/docs.py" stamp --kind hbatest \
-		--guests "QEMU TCG guests with the emulated SAS3008 (a SAS2 chip in the sas2 rounds), q35, 1 vCPU, ${VMTEST_MEM:-1G} of RAM" \
+		--guests "QEMU TCG guests with the emulated SAS3008 (a SAS2 chip in the sas2 rounds), q35, 1 vCPU, 1G of RAM" \
 		--run "$how, rounds: $rounds" $reduced --seconds "$secs" \
 		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
@@ -506,16 +519,30 @@ results() {
 main() {
 	local round start variant=full
 
-	out='' rounds=''
+	out='' rounds='' setups='' timeout='' timing_boots=2 qemu_more='' append_more=''
+	guest_dir='' modules_dir='' started=''
+	declare -gA plan_opts=()
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--reduced) variant=reduced ;;
-		--name) LOG_TAG=${2:?--name NAME} && shift ;;
-		--dir) out=${2:?--dir DIR} && shift ;;
-		-*) die "usage: $0 [--reduced] [--name NAME] [--dir DIR] [ROUND...]" ;;
-		*) rounds+=" $1" ;;
+		--reduced) variant=reduced; shift; continue ;;
+		-*) [ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... [ROUND...]" ;;
+		*) rounds+=" $1"; shift; continue ;;
 		esac
-		shift
+		case $1 in
+		--name) LOG_TAG=$2 ;;
+		--dir) out=$2 ;;
+		--setups) setups=$2 ;;
+		--plan) plan_opts[${2%%=*}]=${2#*=} ;;
+		--timeout) timeout=$2 ;;
+		--timing-boots) timing_boots=$2 ;;
+		--qemu-args) qemu_more=$2 ;;
+		--append) append_more=$2 ;;
+		--scripts) guest_dir=$2 ;;
+		--modules) modules_dir=$2 ;;
+		--started) started=$2 ;;
+		*) die "usage: $0 [--reduced] [OPTION VALUE]... [ROUND...]" ;;
+		esac
+		shift 2
 	done
 	out=${out:-$BUILD_ROOT/$LOG_TAG} rounds=${rounds# }
 	configure "$variant"

@@ -6,7 +6,7 @@
 
 Waits for the guest line "hba-unplug: UNPLUG <bdf>" (tests/hba/guest/
 hba-unplug) in the serial log, then sends device_del DEVICE_ID on the
-guest's QMP socket (tests/vm/lib.sh, VMTEST_QMP=1) and waits for QEMU's
+guest's QMP socket (tests/vm/run.sh --qmp) and waits for QEMU's
 DEVICE_DELETED event: the guest let the device go.  Prints one line and
 exits 0 when the device was deleted, 1 when QEMU refused or never deleted
 it, 2 when the guest never asked or QEMU went away first.

@@ -70,35 +70,33 @@ run_hba() {
 	[ -f "$ko" ] || return 125
 	mkdir -p "$w/modules/$kernel"
 	cp "$ko" "$w/modules/$kernel/"
-	set -- env KERNELS="$kernel" HBA_MODULES_DIR="$w/modules" HBA_TIMEOUT=300
+	set -- --reduced --dir "$w/run" --modules "$w/modules" --timeout 300
 	case $suite in
-	hbatest) "$@" "$top/tests/hba/run.sh" --reduced --dir "$w/run" "$run" ;;
-	hba-lying) "$@" HBA_LYING_PLAN="$run" "$top/tests/hba/run.sh" --reduced --name hba-lying \
-		--dir "$w/run" lying ;;
-	hba-alloc) "$@" HBA_PLAN="$run" HBA_ALLOC_TREE="$w/build/tree" \
-		"$top/tests/hba-alloc/run.sh" --reduced --dir "$w/run" ;;
+	hbatest) KERNELS=$kernel "$top/tests/hba/run.sh" "$@" "$run" ;;
+	hba-lying) KERNELS=$kernel "$top/tests/hba/run.sh" "$@" --name hba-lying \
+		--plan "lying=$run" lying ;;
+	hba-alloc) KERNELS=$kernel "$top/tests/hba-alloc/run.sh" "$@" --plan "$run" \
+		--tree "$w/build/tree" ;;
 	esac >"$w/run.log" 2>&1
 }
 
 # the copy's own harness, with the self-test module built from the copy
 run_vmtest() {
-	BUILD_ROOT=$BUILD_ROOT VM_DIR=$1/run KERNELS=$kernel VMTEST_SETUPS=plain \
-		"$1/tests/vm/run.sh" >"$1/run.log" 2>&1
+	BUILD_ROOT=$BUILD_ROOT KERNELS=$kernel "$1/tests/vm/run.sh" --dir "$1/run" \
+		--setups plain >"$1/run.log" 2>&1
 }
 
 # the copy's suites and modules; mpt3sas rebuilt for a plant in it only
 run_reliability() {
-	local w=$1 mpt=$BUILD_ROOT/modules
-	if grep -qE '^\+\+\+ b/(src/mpt3sas|build/tree)/' "$here/$3.patch"; then
-		mpt=
-	else
-		need_modules "$mpt" "$w/matrix.log" "$kernel"
+	local w=$1 build=$1/tests/reliability/build-modules.sh
+	if ! grep -qE '^\+\+\+ b/(src/mpt3sas|build/tree)/' "$here/$3.patch"; then
+		need_modules "$BUILD_ROOT/modules" "$w/matrix.log" "$kernel"
+		build="$build --mpt3sas $BUILD_ROOT/modules"
 	fi
 	echo "$2" >"$w/steps"
-	BUILD_ROOT=$BUILD_ROOT VM_DIR=$w/run KERNELS=$kernel REL_SETUPS=plain REL_STEPS=$w/steps \
-		REL_TIMEOUT=900 VMTEST_PREFETCH=0 REL_MPT3SAS_DIR=$mpt \
-		BUILD_MODULES_CMD=$w/tests/reliability/build-modules.sh \
-		"$w/tests/reliability/run.sh" --reduced >"$w/run.log" 2>&1
+	BUILD_ROOT=$BUILD_ROOT KERNELS=$kernel "$w/tests/reliability/run.sh" --reduced \
+		--dir "$w/run" --setups plain --steps "$w/steps" --timeout 900 --no-prefetch \
+		--build "$build" >"$w/run.log" 2>&1
 }
 
 case $suite in

@@ -1,21 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# BUILD_MODULES_CMD of tests/reliability/run.sh: mpt3sas.ko and
+# The module build of tests/reliability/run.sh: mpt3sas.ko and
 # chainpool_test.ko built by scripts/build-modules.sh from a private copy
 # of this checkout's sources (under build/reliability/build/); never from
 # or into the shipped tree.
 #
-#   build-modules.sh SERIES KVER KDIR OUTDIR
+#   build-modules.sh [--mpt3sas DIR] SERIES KVER KDIR OUTDIR
 #
 # mpt3sas.ko is built from a copy of build/tree with our files replaced by
-# the checkout's, unless REL_MPT3SAS_DIR is set: then it is copied from
-# REL_MPT3SAS_DIR/SERIES/.
+# the checkout's, or with --mpt3sas copied from DIR/SERIES/.
 
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+mpt3sas_dir=''
+if [ "$1" = --mpt3sas ]; then
+	mpt3sas_dir=$2
+	shift 2
+fi
 series=$1
 out=$4
 
@@ -27,14 +31,14 @@ cp "$top"/src/mpt3sas/cp_dmapool.[ch] "$work/src/mpt3sas/"
 cp -r "$top/tests/kmod" "$top/tests/lib" "$work/tests/"
 
 modules=chainpool_test
-if [ -z "${REL_MPT3SAS_DIR:-}" ]; then
+if [ -z "$mpt3sas_dir" ]; then
 	# the assembled tree with the checkout's copies of our files in it
 	modules="mpt3sas $modules"
 	cp -r "$top/build/tree" "$work/build/tree"
 	cp "$work"/src/chainpool/*.[ch] "$work/build/tree/chainpool/"
 	cp "$work"/src/mpt3sas/cp_dmapool.[ch] "$work/build/tree/mpt3sas/"
 else
-	cp "$REL_MPT3SAS_DIR/$series/mpt3sas.ko" "$out/"
+	cp "$mpt3sas_dir/$series/mpt3sas.ko" "$out/"
 fi
 BUILD_MODULES=$modules BUILD_SRC=$work BUILD_OBJ=$work/obj BUILD_WERROR=1 \
 	"$top/scripts/build-modules.sh" "$@" >&2

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/reliability/run.sh [--reduced]: the reliability suites of chainpool
+# tests/reliability/run.sh [--reduced] [OPTION VALUE]...: the reliability suites of chainpool
 # and mpt3sas in the VM harness (tests/vm/run.sh), one guest boot per
 # kernel series and setup running every suite.
 #
@@ -18,12 +18,12 @@
 # --reduced runs every suite's reduced arguments on the plain setup; the
 # full run boots plain and iommu.
 #
-# Environment: KERNELS (default: every series of tests/kernels/series, and
-# with --reduced those tagged reliability), REL_SETUPS, REL_TIMEOUT,
-# MODULES_DIR or BUILD_MODULES_CMD as for tests/vm/run.sh (default: build
-# the modules from build/tree with tests/reliability/build-modules.sh), REL_STEPS
-# (a steps file, tests/vm/init's format, instead of the suites' own steps),
-# VMTEST_* knobs.
+# KERNELS: the series (default: every series of tests/kernels/series, and
+# with --reduced those tagged reliability).  Options: --setups LIST,
+# --timeout S, --modules DIR or --build CMD as for tests/vm/run.sh (default:
+# build the modules from build/tree with tests/reliability/build-modules.sh),
+# --steps FILE (a steps file, tests/vm/init's format, instead of the
+# suites' own steps), --dir DIR (default build/reliability), --no-prefetch.
 #
 # Logs: build/reliability/<series>-<setup>.log.  Prints the harness's
 # output as a KTAP subtest, then one KTAP result per suite and guest after
@@ -35,23 +35,34 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
-variant=full
-case ${1:-} in
---reduced) variant=reduced ;;
-'') ;;
-*) echo "usage: $0 [--reduced]" >&2; exit 2 ;;
-esac
-
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
+variant=full setups='' timeout='' steps_file='' vm_dir=$top/build/reliability
+vm_opts=(--build "$here/build-modules.sh")
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reduced) variant=reduced; shift; continue ;;
+	--no-prefetch) vm_opts+=("$1"); shift; continue ;;
+	esac
+	[ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)"
+	case $1 in
+	--setups) setups=$2 ;;
+	--timeout) timeout=$2 ;;
+	--steps) steps_file=$2 ;;
+	--modules | --build) vm_opts=("$1" "$2") ;;
+	--dir) vm_dir=$2 ;;
+	*) die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)" ;;
+	esac
+	shift 2
+done
 if [ $variant = reduced ]; then
 	kernels=${KERNELS:-$(kernel_series reliability)}
-	setups=${REL_SETUPS:-plain}
-	timeout=${REL_TIMEOUT:-900}
+	setups=${setups:-plain}
+	timeout=${timeout:-900}
 else
 	kernels=${KERNELS:-$(kernel_series)}
-	setups=${REL_SETUPS:-plain iommu}
-	timeout=${REL_TIMEOUT:-7200}
+	setups=${setups:-plain iommu}
+	timeout=${timeout:-7200}
 fi
 # suite_steps full|reduced: one "@suite ARGS" step a suite, in suite-order
 suite_steps() {
@@ -63,16 +74,11 @@ suite_steps() {
 	done | sort -n | cut -d' ' -f2- | sed 's/ *$//'
 }
 
-if [ -n "${REL_STEPS:-}" ]; then
-	steps=$(grep -v '^#' "$REL_STEPS")
+if [ -n "$steps_file" ]; then
+	steps=$(grep -v '^#' "$steps_file")
 else
 	steps=$(suite_steps $variant) || exit 2
 fi
-if [ -z "${MODULES_DIR:-}${BUILD_MODULES_CMD:-}" ]; then
-	BUILD_MODULES_CMD=$here/build-modules.sh
-	export BUILD_MODULES_CMD
-fi
-vm_dir=${VM_DIR:-$top/build/reliability}
 
 # the suites the steps run: their lines are tagged with their names
 tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}')
@@ -92,8 +98,8 @@ done
 # Shown as it runs through our own stderr, indented as a KTAP subtest:
 # `tee /dev/stderr` would reopen (and truncate) a caller's log file.
 mkdir -p "$vm_dir"
-KERNELS=$kernels VM_DIR=$vm_dir VMTEST_SETUPS=$setups VMTEST_TIMEOUT=$timeout \
-	VMTEST_STEPS=$steps "$top/tests/vm/run.sh" 2>&1 | tee "$vm_dir/harness.out" |
+KERNELS=$kernels "$top/tests/vm/run.sh" --dir "$vm_dir" --setups "$setups" \
+	--timeout "$timeout" --steps "$steps" "${vm_opts[@]}" 2>&1 | tee "$vm_dir/harness.out" |
 	sed 's/^/    /' >&2
 out=$(cat "$vm_dir/harness.out")
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# shellcheck shell=bash disable=SC2034 # variables are set for the caller
-# Functions of tests/vm/run.sh (sourced after tests/kernels/lib.sh).
+# shellcheck shell=bash disable=SC2034,SC2154 # variables are set for the caller, vm_* by run.sh's options
+# Functions of tests/vm/run.sh (sourced after tests/kernels/lib.sh); vm_dir,
+# vm_scripts and the other vm_* settings are its options.
 
 VM_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -11,7 +12,7 @@ SPLAT_RE='BUG:|BUG at|WARNING:|Oops|Unknown symbol|disagrees about version|KASAN
 # are not given: chainpool_test.ko from selftest/ and the kernel's own
 # mpt3sas (which ignores parameters it does not know).
 vm_build_selftest() {
-	local series=$1 out=$2 bdir=$VM_DIR/$1/selftest-build ko
+	local series=$1 out=$2 bdir=$vm_dir/$1/selftest-build ko
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	cp "$VM_SRC"/selftest/Kbuild "$VM_SRC"/selftest/*.c "$bdir"/
@@ -88,23 +89,22 @@ vm_deps() {
 	done
 }
 
-# Guest scripts of "@name" steps: the first DIR/name of VMTEST_SCRIPT_DIR,
+# Guest scripts of "@name" steps: the first DIR/name of $vm_scripts,
 # folders separated by ":" (default: the reliability suites' guest
 # scripts), so that a suite can add its scripts to another's.  A script
 # names the modules it loads in a line "# vmtest-modules: mod...", and
 # those it loads where the kernel has them in "# vmtest-modules-optional:
 # mod..." (absent from the modules folder: not in the initramfs).
-VMTEST_SCRIPT_DIR=${VMTEST_SCRIPT_DIR:-$VM_SRC/../reliability/guest}
 
 # vm_script NAME: the path of the guest script NAME
 vm_script() {
 	local dir
 	local -a dirs
-	IFS=: read -ra dirs <<<"$VMTEST_SCRIPT_DIR"
+	IFS=: read -ra dirs <<<"$vm_scripts"
 	for dir in "${dirs[@]}"; do
 		[ -f "$dir/$1" ] && { echo "$dir/$1"; return; }
 	done
-	die "no guest script $1 in $VMTEST_SCRIPT_DIR"
+	die "no guest script $1 in $vm_scripts"
 }
 
 # vm_step_modules STEPS [optional]: the modules the steps load, one per
@@ -149,7 +149,7 @@ vm_install_program() {
 
 # vm_initramfs SERIES MODULES_DIR STEPS INITRD
 vm_initramfs() {
-	local series=$1 mods=$2 steps=$3 initrd=$4 st=$VM_DIR/$1/initramfs
+	local series=$1 mods=$2 steps=$3 initrd=$4 st=$vm_dir/$1/initramfs
 	local bb mod name f script
 	bb=$(command -v busybox) || die "busybox missing (Debian package busybox-static)"
 	! ldd "$bb" >/dev/null 2>&1 || die "$bb is not static (install Debian's busybox-static)"
@@ -191,15 +191,16 @@ vm_initramfs() {
 }
 
 # vm_boot SERIES SETUP INITRD LOG: run the guest; returns qemu's/timeout's rc.
-# VMTEST_QEMU is the QEMU binary (default: the host's), VMTEST_QEMU_ARGS
-# further options (a word list: tests/hba adds its HBA and disks).
+# With run.sh's settings: $vm_qemu the QEMU binary, $vm_qemu_args further
+# options (a word list: tests/hba adds its HBA and disks), $vm_mem, $vm_qmp,
+# $vm_timeout, $vm_append.
 # Setups: plain; iommu (an emulated Intel IOMMU, DMA through iommu-dma);
 # smp2 (two CPUs, so the in-kernel concurrency test runs two workers);
 # mem5g (5 GiB of RAM, 3 of them above 4 GiB, for 64-bit DMA masks).
-# Each has one CPU and VMTEST_MEM of RAM unless it says otherwise.
+# Each has one CPU and $vm_mem of RAM unless it says otherwise.
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
-	local cpus=1 mem=$VMTEST_MEM
+	local cpus=1 mem=$vm_mem
 	local -a iommu=() qmp=()
 	# no_timer_check: the IO-APIC timer probe can miss under TCG on a busy host
 	# and then panics ("timer doesn't work through Interrupt-remapped IO-APIC")
@@ -217,16 +218,16 @@ vm_boot() {
 	mem5g) machine=q35 mem=5G ;;
 	*) die "unknown setup '$setup' (plain, iommu, smp2, mem5g)" ;;
 	esac
-	# VMTEST_QMP=DIR: a QMP socket per guest, DIR/SERIES-SETUP.qmp (tests/hba
+	# $vm_qmp=DIR: a QMP socket per guest, DIR/SERIES-SETUP.qmp (tests/hba
 	# unplugs its HBA through it); a short DIR, a socket path has 107 bytes
-	[ -z "${VMTEST_QMP:-}" ] || qmp=(-qmp "unix:$VMTEST_QMP/$series-$setup.qmp,server=on,wait=off")
-	# shellcheck disable=SC2086 # VMTEST_QEMU_ARGS is a word list
-	timeout --kill-after=10 "$VMTEST_TIMEOUT" \
-		"${VMTEST_QEMU:-qemu-system-x86_64}" ${VMTEST_QEMU_ARGS:-} -accel tcg -machine "$machine" -m "$mem" -smp "$cpus" \
+	[ -z "$vm_qmp" ] || qmp=(-qmp "unix:$vm_qmp/$series-$setup.qmp,server=on,wait=off")
+	# shellcheck disable=SC2086 # vm_qemu_args is a word list
+	timeout --kill-after=10 "$vm_timeout" \
+		"$vm_qemu" $vm_qemu_args -accel tcg -machine "$machine" -m "$mem" -smp "$cpus" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$log" -monitor none \
 		"${iommu[@]}" "${qmp[@]}" -device edu \
-		-kernel "$VM_KERNEL" -initrd "$initrd" -append "$append $VMTEST_APPEND" \
+		-kernel "$VM_KERNEL" -initrd "$initrd" -append "$append $vm_append" \
 		</dev/null >"$log.qemu" 2>&1
 }
 

@@ -1,34 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/vm/run.sh [--reduced]: boot each Debian kernel in QEMU (TCG) once
-# per setup (plain, with an emulated IOMMU, ...), load the modules under
-# test inside the guest and fail on KTAP "not ok", kernel splats, a missing
-# verdict or a timeout.  --reduced (make check): "plain" only, but for the
-# series tagged vmtest-all (VMTEST_SETUPS overrides it).
+# tests/vm/run.sh [--reduced] [OPTION VALUE]...: boot each Debian kernel
+# in QEMU (TCG) once per setup (plain, with an emulated IOMMU, ...), load
+# the modules under test inside the guest and fail on KTAP "not ok",
+# kernel splats, a missing verdict or a timeout.  --reduced (make check):
+# "plain" only, but for the series tagged vmtest-all.
 #
-# Environment:
-#   KERNELS            series to test (default: every series of
-#                      tests/kernels/series)
-#   VMTEST_SETUPS      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
+# KERNELS: the series (default: every series of tests/kernels/series).
+# Options:
+#   --setups LIST      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
 #                      5 GiB of RAM; see vm_boot in lib.sh) for Debian's
 #                      kernels, "plain iommu" for bundles
-#   BUILD_MODULES_CMD  command run as: CMD SERIES KVER KDIR OUTDIR; must put
+#   --build CMD        run as: CMD SERIES KVER KDIR OUTDIR; must put
 #                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
 #                      and MODDIR are exported for it)
-#   MODULES_DIR        alternative: prebuilt modules in MODULES_DIR/SERIES/
+#   --modules DIR      alternative: prebuilt modules in DIR/SERIES/
 #                      Without either, a self-test stand-in is used
 #                      (tests/vm/selftest, the kernel's own mpt3sas).
-#   VMTEST_STEPS       override the guest steps (see below)
-#   VMTEST_TIMEOUT     seconds per guest (default 240), VMTEST_MEM (default 1G)
-#   VMTEST_APPEND      extra kernel command line
-#   VMTEST_QEMU        QEMU binary (default: qemu-system-x86_64 from PATH)
-#   VMTEST_QEMU_ARGS   extra QEMU options, a word list (tests/hba/run.sh)
-#   VMTEST_QMP         a directory: each guest gets a QMP socket there,
-#                      SERIES-SETUP.qmp (tests/hba/run.sh unplugs its HBA)
-#   VMTEST_PARALLEL    1 (default): boot a kernel's setups side by side; 0: one by one
-#   VMTEST_PREFETCH    1 (default): fetch all kernels in the background first
-#   VM_DIR             where logs and initramfs go (default build/vm)
+#   --steps STEPS      the guest steps (see below)
+#   --scripts DIRS     the guest scripts of "@name" steps (vm_script in lib.sh)
+#   --timeout S        seconds per guest (default 240)
+#   --mem SIZE         RAM (default 1G)
+#   --append CMDLINE   more kernel command line
+#   --qemu BIN         QEMU binary (default: qemu-system-x86_64 from PATH)
+#   --qemu-args ARGS   more QEMU options, a word list (tests/hba/run.sh)
+#   --qmp DIR          each guest gets a QMP socket there, SERIES-SETUP.qmp
+#                      (tests/hba/run.sh unplugs its HBA)
+#   --dir DIR          where logs and initramfs go (default build/vm)
+#   --serial           boot a kernel's setups one by one, not side by side
+#   --no-prefetch      fetch each kernel when its turn comes, not all first
 #
 # Logs: build/vm/<series>-<setup>.log (serial console).  Ends with one KTAP
 # result per guest (tests/lib/ktap.sh), the table of their counts as
@@ -45,21 +46,40 @@ LOG_TAG=vmtest
 . "$(dirname "$0")/../lib/ktap.sh"
 
 KERNELS=${KERNELS:-$(kernel_series)}
-case ${1:-} in
-'' | --reduced) reduced=${1:-} ;;
-*) die "usage: tests/vm/run.sh [--reduced]" ;;
-esac
-VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-240}
-VMTEST_MEM=${VMTEST_MEM:-1G}
-VMTEST_APPEND=${VMTEST_APPEND:-}
-VMTEST_PARALLEL=${VMTEST_PARALLEL:-1}
-VMTEST_PREFETCH=${VMTEST_PREFETCH:-1}
-VM_DIR=${VM_DIR:-$BUILD_ROOT/vm}
+reduced='' setups='' build_cmd='' modules_dir='' steps='' parallel=1 prefetch=1
+vm_scripts=$VM_SRC/../reliability/guest vm_timeout=240 vm_mem=1G vm_append=''
+vm_qemu=qemu-system-x86_64 vm_qemu_args='' vm_qmp='' vm_dir=$BUILD_ROOT/vm
+usage="usage: tests/vm/run.sh [--reduced] [OPTION VALUE]... (see its header)"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reduced | --serial | --no-prefetch) ;;
+	*) [ $# -ge 2 ] || die "$usage" ;;
+	esac
+	case $1 in
+	--reduced) reduced=1 ;;
+	--serial) parallel=0 ;;
+	--no-prefetch) prefetch=0 ;;
+	--setups) setups=$2 ;;
+	--build) build_cmd=$2 ;;
+	--modules) modules_dir=$2 ;;
+	--steps) steps=$2 ;;
+	--scripts) vm_scripts=$2 ;;
+	--timeout) vm_timeout=$2 ;;
+	--mem) vm_mem=$2 ;;
+	--append) vm_append=$2 ;;
+	--qemu) vm_qemu=$2 ;;
+	--qemu-args) vm_qemu_args=$2 ;;
+	--qmp) vm_qmp=$2 ;;
+	--dir) vm_dir=$2 ;;
+	*) die "$usage" ;;
+	esac
+	case $1 in --reduced | --serial | --no-prefetch) shift ;; *) shift 2 ;; esac
+done
 
 # The project's modules must know every parameter in the steps; the kernel's
 # own mpt3sas (self-test mode) ignores chain_allocator with a warning.
 VMTEST_GUEST_SPLAT_RE=$SPLAT_RE
-if [ -n "${BUILD_MODULES_CMD:-}${MODULES_DIR:-}" ]; then
+if [ -n "$build_cmd$modules_dir" ]; then
 	VMTEST_GUEST_SPLAT_RE="$SPLAT_RE|unknown parameter"
 	MODE=project
 else
@@ -76,11 +96,11 @@ else
 	DEFAULT_STEPS="chainpool_test
 mpt3sas max_sgl_entries=256"
 fi
-VMTEST_STEPS=${VMTEST_STEPS:-$DEFAULT_STEPS}
+steps=${steps:-$DEFAULT_STEPS}
 
-need_cmds "${VMTEST_QEMU:-qemu-system-x86_64}" timeout cpio xz zstd od modinfo modprobe busybox make ldd
+need_cmds "$vm_qemu" timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
-mkdir -p "$VM_DIR"
+mkdir -p "$vm_dir"
 ROWS=""
 row() {	# series setup ok notok skip secs verdict reason
 	ROWS="$ROWS$(printf '%s|%-6s %-6s %5s %6s %5s %5ss  %-4s %s' "$7" "$@")"$'\n'
@@ -92,8 +112,8 @@ fail_series() {	# series reason
 
 # series_setups SERIES: the setups it boots in
 series_setups() {
-	if [ -n "${VMTEST_SETUPS:-}" ]; then
-		echo "$VMTEST_SETUPS"
+	if [ -n "$setups" ]; then
+		echo "$setups"
 	elif [ -n "$reduced" ] && ! series_has "$1" vmtest-all; then
 		echo plain
 	elif [ "$(series_source "$1")" = bundle ]; then
@@ -106,20 +126,20 @@ series_setups() {
 # prepare_series SERIES: fetch, get modules, build the initramfs.  Runs in a
 # subshell so that a die() only fails this series.
 prepare_series() {
-	local series=$1 mods=$VM_DIR/$1/modules
+	local series=$1 mods=$vm_dir/$1/modules
 	"$KLIB_DIR/fetch.sh" "$series" >/dev/null
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	rm -rf "$mods"
 	mkdir -p "$mods"
-	if [ -n "${BUILD_MODULES_CMD:-}" ]; then
-		log "$series: $BUILD_MODULES_CMD $series $KVER $KDIR $mods"
+	if [ -n "$build_cmd" ]; then
+		log "$series: $build_cmd $series $KVER $KDIR $mods"
 		export KMAKEFLAGS MODDIR KVER KDIR
 		# unquoted: the command may carry arguments
-		$BUILD_MODULES_CMD "$series" "$KVER" "$KDIR" "$mods" >&2 ||
-			die "$series: BUILD_MODULES_CMD failed"
-	elif [ -n "${MODULES_DIR:-}" ]; then
-		cp "$MODULES_DIR/$series"/*.ko "$mods/" || die "$series: no modules in $MODULES_DIR/$series"
+		$build_cmd "$series" "$KVER" "$KDIR" "$mods" >&2 ||
+			die "$series: $build_cmd failed"
+	elif [ -n "$modules_dir" ]; then
+		cp "$modules_dir/$series"/*.ko "$mods/" || die "$series: no modules in $modules_dir/$series"
 	else
 		log "$series: building the self-test module"
 		vm_build_selftest "$series" "$mods"
@@ -128,7 +148,7 @@ prepare_series() {
 		[ "$(modinfo -F vermagic "$ko" | awk '{print $1}')" = "$KVER" ] ||
 			die "$series: $(basename "$ko") was not built for $KVER"
 	done
-	vm_initramfs "$series" "$mods" "$VMTEST_STEPS" "$VM_DIR/$series/initrd.cpio"
+	vm_initramfs "$series" "$mods" "$steps" "$vm_dir/$series/initrd.cpio"
 }
 
 for series in $KERNELS; do
@@ -137,22 +157,22 @@ done
 
 # Fetch all kernels in the background (mostly download and unpacking); each
 # series' preparation below waits for its own fetch (fetch.sh locks).
-if [ "$VMTEST_PREFETCH" = 1 ]; then
+if [ "$prefetch" = 1 ]; then
 	for series in $KERNELS; do
-		mkdir -p "$VM_DIR/$series"
-		"$KLIB_DIR/fetch.sh" "$series" >/dev/null 2>"$VM_DIR/$series/fetch.log" &
+		mkdir -p "$vm_dir/$series"
+		"$KLIB_DIR/fetch.sh" "$series" >/dev/null 2>"$vm_dir/$series/fetch.log" &
 	done
 fi
 
 for series in $KERNELS; do
-	mkdir -p "$VM_DIR/$series"
+	mkdir -p "$vm_dir/$series"
 	t0=$SECONDS
 	set +e
-	(set -e; prepare_series "$series") 2> >(tee "$VM_DIR/$series/prepare.log" >&2)
+	(set -e; prepare_series "$series") 2> >(tee "$vm_dir/$series/prepare.log" >&2)
 	rc=$?
 	set -e
 	if [ "$rc" != 0 ]; then
-		fail_series "$series" "preparation failed (see ${VM_DIR#"$REPO_ROOT"/}/$series/prepare.log)"
+		fail_series "$series" "preparation failed (see ${vm_dir#"$REPO_ROOT"/}/$series/prepare.log)"
 		continue
 	fi
 	log "$series: prepared in $((SECONDS - t0))s ($MODE modules)"
@@ -168,11 +188,11 @@ for series in $KERNELS; do
 	# the setups of a kernel boot side by side (TCG uses one host core each)
 	pids=()
 	for setup in $(series_setups "$series"); do
-		logf=$VM_DIR/$series-$setup.log
+		logf=$vm_dir/$series-$setup.log
 		rm -f "$logf" "$logf.rc" "$logf.first-boot"
 		(
 			t0=$SECONDS rc=0
-			vm_boot "$series" "$setup" "$VM_DIR/$series/initrd.cpio" "$logf" || rc=$?
+			vm_boot "$series" "$setup" "$vm_dir/$series/initrd.cpio" "$logf" || rc=$?
 			# A guest kernel that hangs before /init (seen with 2
 			# TCG CPUs on a loaded host) ran no test: boot it once
 			# more, and keep the first log beside the second.
@@ -180,21 +200,21 @@ for series in $KERNELS; do
 				mv "$logf" "$logf.first-boot"
 				log "$series/$setup: never reached /init, booting again (first log: $logf.first-boot)"
 				rc=0
-				vm_boot "$series" "$setup" "$VM_DIR/$series/initrd.cpio" "$logf" || rc=$?
+				vm_boot "$series" "$setup" "$vm_dir/$series/initrd.cpio" "$logf" || rc=$?
 			fi
 			echo "$rc $((SECONDS - t0))" > "$logf.rc"
 		) &
 		pids+=("$!")
-		[ "$VMTEST_PARALLEL" = 1 ] || wait $!
+		[ "$parallel" = 1 ] || wait $!
 	done
 	wait "${pids[@]}" || true
 	for setup in $(series_setups "$series"); do
-		logf=$VM_DIR/$series-$setup.log
+		logf=$vm_dir/$series-$setup.log
 		read -r rc secs < "$logf.rc"
 		vm_parse "$logf"
 		case $rc in
 		0) ;;
-		124|137) VERDICT=FAIL REASON="timeout after ${VMTEST_TIMEOUT}s${REASON:+; $REASON}" ;;
+		124|137) VERDICT=FAIL REASON="timeout after ${vm_timeout}s${REASON:+; $REASON}" ;;
 		*) VERDICT=FAIL REASON="qemu exited with $rc ($(head -c 200 "$logf.qemu" | tr '\n' ' '))${REASON:+; $REASON}" ;;
 		esac
 		log "$series/$setup: $VERDICT in ${secs}s${REASON:+: $REASON} (log: $logf)"
@@ -204,7 +224,7 @@ for series in $KERNELS; do
 		row "$series" "$setup" "$KTAP_OK" "$KTAP_NOTOK" "$KTAP_SKIP" "$secs" "$VERDICT" "$REASON"
 	done
 	# the logs stay; every run makes the initramfs anew
-	rm -rf "$VM_DIR/$series/initrd.cpio" "$VM_DIR/$series/modules"
+	rm -rf "$vm_dir/$series/initrd.cpio" "$vm_dir/$series/modules"
 done
 
 wait	# background fetches of series that failed early
