@@ -39,15 +39,15 @@
 # headers (compat/renames.h) makes the forced build fail, and is invisible
 # without forcing.
 #
-# Work in build/compat-fallbacks/ (OUT=), the tree from TREE= (default
-# build/tree).  Prints KTAP (tests/lib/ktap.sh).
+# Work in build/compat-fallbacks/ on build/tree.  Prints KTAP
+# (tests/lib/ktap.sh).
 
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-tree=${TREE:-$top/build/tree}
-out=${OUT:-$top/build/compat-fallbacks}
-jobs=${JOBS:-2}
+tree=$top/build/tree
+out=$top/build/compat-fallbacks
+jobs=2
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 series_list=${*:-$(kernel_series fallbacks)}
