@@ -267,7 +267,8 @@ fi
 # writing sys/module/mpt3sas/ as the kernel does, and modprobe and rmmod
 # write the driver's lines to the fake kernel log (kmsg.log, which dev/kmsg
 # links to), which the stand-in dmesg prints.  mpt3sas (ours) is loaded
-# when a run starts.
+# when a run starts.  A file stub.* in the sysroot makes a stand-in go
+# wrong for one run (fail-alloc, insmod-loads, lose-markers, md-on-load).
 f=$tmp/run
 bin=$tmp/bin
 mkdir -p "$bin" "$f/dev"
@@ -322,14 +323,14 @@ esac
 echo "modprobe $*" >> "$r/calls"
 alloc=
 for a in "$@"; do case $a in pool_allocator=*) alloc=${a#*=} ;; esac; done
-[ "$alloc" != "${FAIL_ALLOC:-none}" ] || exit 1
+[ "$alloc" != "$(cat "$r/stub.fail-alloc" 2>/dev/null || echo none)" ] || exit 1
 "${0%/*}/load-module" "$(cat "$r/modprobe-finds")" || exit 1
 echo "${alloc:-chainpool}" > "$r/loaded"
 # udev assembles an md array on the disk that came back
-if [ -n "${MD_ON_LOAD:-}" ]; then
+if [ -f "$r/stub.md-on-load" ]; then
 	mkdir -p "$r/sys/devices/virtual/block/md0/md"
 	ln -sfn ../../devices/virtual/block/md0 "$r/sys/class/block/md0"
-	ln -sfn ../../../../../../../../virtual/block/md0 "$r/$MD_ON_LOAD/holders/md0"
+	ln -sfn ../../../../../../../../virtual/block/md0 "$r/$(cat "$r/stub.md-on-load")/holders/md0"
 fi
 case $alloc in
 chainpool) echo "[ 1.0] mpt3sas 0000:00:03.0: chain pool: chainpool, 373959 blocks of 128 B, 366 slabs (order 5 x 365, order 3 x 1), 46752 KiB: created in 6000 us" ;;
@@ -341,7 +342,7 @@ cat > "$bin/insmod" <<'SH'
 r=$MPT3SAS_TIMING_SYSROOT
 echo "insmod $*" >> "$r/calls"
 # a stand-in gone wrong: loads another file than it was given
-[ -z "${INSMOD_LOADS:-}" ] || set -- "$INSMOD_LOADS"
+[ ! -f "$r/stub.insmod-loads" ] || set -- "$(cat "$r/stub.insmod-loads")"
 "${0%/*}/load-module" "$1"
 SH
 cat > "$bin/rmmod" <<'SH'
@@ -356,8 +357,8 @@ echo "[ 2.0] mpt3sas 0000:00:03.0: chain pool: $(cat "$r/loaded"): freed and des
 SH
 cat > "$bin/dmesg" <<'SH'
 #!/bin/sh
-# LOSE_MARKERS: the ring buffer wrapped past the run's markers
-if [ -n "${LOSE_MARKERS:-}" ]; then
+# stub.lose-markers: the ring buffer wrapped past the run's markers
+if [ -f "$MPT3SAS_TIMING_SYSROOT/stub.lose-markers" ]; then
 	grep -v 'mpt3sas-pool-timing: round' "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
 else
 	cat "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
@@ -386,7 +387,9 @@ fi
 # a failed load stops the run, and mpt3sas is loaded again all the same
 rm -f "$f/calls"
 rc=0
-FAIL_ALLOC=dma_pool PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+echo dma_pool > "$f/stub.fail-alloc"
+PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+rm "$f/stub.fail-alloc"
 if [ "$rc" != 0 ] && grep -q 'pool_allocator=dma_pool failed' "$tmp/out" &&
    [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
 	ktap_test_pass "a failed modprobe stops the run and mpt3sas is loaded again"
@@ -420,7 +423,9 @@ says "and says so" "mpt3sas 43.100.00.00 is loaded again from $intree"
 # the load back must be checked: a stand-in insmod that loads another file
 start_with "$intree"
 rc=0
-INSMOD_LOADS=$ours PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+echo "$ours" > "$f/stub.insmod-loads"
+PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+rm "$f/stub.insmod-loads"
 if [ "$rc" != 0 ]; then
 	ktap_test_pass "a load back of another module is an error"
 else
@@ -445,7 +450,9 @@ start_with "$ours"
 # a round whose marker is not in the log is an error, not an empty table
 start_with "$ours"
 rc=0
-LOSE_MARKERS=1 PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+: > "$f/stub.lose-markers"
+PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+rm "$f/stub.lose-markers"
 if [ "$rc" != 0 ] && ! grep -q '^Whole modprobe' "$tmp/out" &&
    [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
 	ktap_test_pass "a lost kmsg marker stops the run, and mpt3sas is loaded again"
@@ -485,7 +492,9 @@ if [ "$(id -u)" = 0 ]; then
 	# udev assembles md on the disk once the round's load brings it
 	# back: mpt3sas must stay loaded
 	rc=0
-	MD_ON_LOAD=$hba_sdev/block/sda PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+	echo "$hba_sdev/block/sda" > "$f/stub.md-on-load"
+	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+	rm "$f/stub.md-on-load"
 	if [ "$rc" = 3 ] && [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas max_sgl_entries=256 pool_allocator=chainpool" ] &&
 	   [ -d "$f/sys/module/mpt3sas" ]; then
 		ktap_test_pass "md assembled on a disk after a round's load: no rmmod"
