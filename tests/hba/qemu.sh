@@ -15,7 +15,7 @@
 # mirrors, deb-src added there only) and kept in build/qemu/src/.
 #
 # Environment: QEMU_SRC_VERSION (default: the installed qemu-system-x86's
-# source version), QEMU_JOBS (default: nproc).
+# source version).
 
 set -eu
 LOG_TAG=qemu
@@ -82,7 +82,7 @@ fi
 for f in "$here"/*.[ch]; do
 	cmp -s "$f" "$tree/hw/scsi/${f##*/}" || cp "$f" "$tree/hw/scsi/"
 done
-ninja -C "$tree/build" -j"${QEMU_JOBS:-$(nproc)}" qemu-system-x86_64 >"$QDIR/ninja.log" 2>&1 ||
+ninja -C "$tree/build" -j"$(nproc)" qemu-system-x86_64 >"$QDIR/ninja.log" 2>&1 ||
 	{ grep -A12 -m3 'error' "$QDIR/ninja.log" >&2 || tail -n 30 "$QDIR/ninja.log" >&2
 	  die "build failed (build/qemu/ninja.log)"; }
 rm -rf "$out.tmp"

@@ -11,7 +11,7 @@
 #   KERNELS=debug tests/vm/run.sh
 #
 # A second run only prints the env, unless the config fragment or this
-# script changed.  DEBUG_KERNEL_JOBS sets make -j (default: nproc).
+# script changed.  It builds with make -j$(nproc).
 
 set -eu
 LOG_TAG=debug-kernel
@@ -22,7 +22,7 @@ SERIES=debug
 SDIR=$KERNELS_DIR/$SERIES
 FRAGMENT=$KLIB_DIR/debug.config
 SRC_PKG=linux-source-6.1
-JOBS=${DEBUG_KERNEL_JOBS:-$(nproc)}
+JOBS=$(nproc)
 
 mkdir -p "$SDIR"
 exec 9>"$SDIR/.lock"
