@@ -24,11 +24,11 @@
 #                     cp_bench_base.ko runs in the same guests, after this
 #                     tree's at each N (before it on even boots), so both
 #                     share the other allocators' times
-#   BENCH_SETUPS      default "plain iommu" (the harness' VMTEST_SETUPS)
+#   BENCH_SETUPS      default "plain iommu" (the harness' --setups)
 #   BENCH_TIMEOUT     seconds per guest (default 3600)
 #   BENCH_WARM_MB     guest RAM the first step touches before timing, so
 #                     that the host's first-touch faults are not charged to
-#                     an allocator (default 1536; VMTEST_MEM defaults to 2G)
+#                     an allocator (default 1536; the guests have 2G)
 #   BENCH_OUT         output directory (default build/bench)
 #   BENCH_PLOT        0: no plot
 #
@@ -103,13 +103,10 @@ for boot in $(seq 1 "$BENCH_BOOTS"); do
 	vm=$BENCH_OUT/vm
 	[ "$BENCH_BOOTS" = 1 ] || vm=$BENCH_OUT/vm/boot-$boot
 	vms="$vms $vm"
-	BUILD_ROOT=$BENCH_OUT VM_DIR=$vm \
-		KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
-		KERNELS=$BENCH_KERNELS VMTEST_SETUPS=$BENCH_SETUPS \
-		VMTEST_STEPS=$(steps "$boot") VMTEST_TIMEOUT=$BENCH_TIMEOUT \
-		VMTEST_MEM=${VMTEST_MEM:-2G} \
-		BUILD_MODULES=$modules BUILD_MODULES_CMD=$top/scripts/build-modules.sh \
-		tests/vm/run.sh || rc=$?
+	BUILD_ROOT=$BENCH_OUT KERNELS_DIR=${KERNELS_DIR:-$top/build/kernels} \
+		KERNELS=$BENCH_KERNELS BUILD_MODULES=$modules \
+		tests/vm/run.sh --dir "$vm" --setups "$BENCH_SETUPS" --steps "$(steps "$boot")" \
+		--timeout "$BENCH_TIMEOUT" --mem 2G --build "$top/scripts/build-modules.sh" || rc=$?
 done
 echo "bench: guests done in $((SECONDS - t0))s (harness exit $rc)"
 
@@ -131,7 +128,7 @@ done
 # shellcheck disable=SC2086 # word list of logs
 python3 bench/results.py collect -o "$BENCH_OUT/results.json" $logs
 python3 scripts/docs.py stamp --kind bench \
-	--guests "QEMU TCG guests, q35, 1 vCPU, ${VMTEST_MEM:-2G} of RAM" \
+	--guests "QEMU TCG guests, q35, 1 vCPU, 2G of RAM" \
 	--run "bench/run.sh, BENCH_N=$BENCH_N, BENCH_REPEAT=$BENCH_REPEAT, BENCH_BOOTS=$BENCH_BOOTS${BENCH_BASE:+, BENCH_BASE}, size $BENCH_SIZE" \
 	--seconds "$SECONDS" "$BENCH_OUT/results.json"
 python3 bench/results.py table "$BENCH_OUT/results.json" | tee "$BENCH_OUT/table.txt"

@@ -5,7 +5,7 @@
     tests/hba/lying.py SERIAL_LOG QMP_SOCKET DISK [TIMEOUT]
 
 Follows the guest's serial log (tests/hba/guest/hba-lying) and answers on
-the guest's QMP socket (tests/vm, VMTEST_QMP):
+the guest's QMP socket (tests/vm/run.sh --qmp):
 
     hba-lying: PLUG N PROPS   blockdev-add of DISK as node lieN-disk, then
                               device_add sas3008,id=lieN,bus=rp1,PROPS

@@ -149,7 +149,7 @@ gl_slab_pages() {
 # pages plain, 92 and 28 with the IOMMU (page tables and IOVA caches come
 # and go).  A 128 KiB slab (32 pages) leaked per iteration fails by the
 # fourth iteration (plain) or the seventh (iommu).  The kernel command line
-# can set others: vmtest.free_tol=N vmtest.slab_tol=N (VMTEST_APPEND).
+# can set others: vmtest.free_tol=N vmtest.slab_tol=N (tests/vm/run.sh --append).
 GL_FREE_TOL=96
 GL_SLAB_TOL=32
 if [ "${VMTEST_SETUP:-plain}" = iommu ]; then
