@@ -72,17 +72,17 @@ run_hba() {
 	cp "$ko" "$w/modules/$kernel/"
 	set -- --reduced --dir "$w/run" --modules "$w/modules" --timeout 300
 	case $suite in
-	hbatest) KERNELS=$kernel "$top/tests/hba/run.sh" "$@" "$run" ;;
-	hba-lying) KERNELS=$kernel "$top/tests/hba/run.sh" "$@" --name hba-lying \
+	hbatest) "$top/tests/hba/run.sh" "$@" "$run" ;;
+	hba-lying) "$top/tests/hba/run.sh" "$@" --name hba-lying \
 		--plan "lying=$run" lying ;;
-	hba-alloc) KERNELS=$kernel "$top/tests/hba-alloc/run.sh" "$@" --plan "$run" \
+	hba-alloc) "$top/tests/hba-alloc/run.sh" "$@" --plan "$run" \
 		--tree "$w/build/tree" ;;
 	esac >"$w/run.log" 2>&1
 }
 
 # the copy's own harness, with the self-test module built from the copy
 run_vmtest() {
-	BUILD_ROOT=$BUILD_ROOT KERNELS=$kernel "$1/tests/vm/run.sh" --dir "$1/run" \
+	BUILD_ROOT=$BUILD_ROOT "$1/tests/vm/run.sh" --dir "$1/run" \
 		--setups plain >"$1/run.log" 2>&1
 }
 
@@ -94,7 +94,7 @@ run_reliability() {
 		build="$build --mpt3sas $BUILD_ROOT/modules"
 	fi
 	echo "$2" >"$w/steps"
-	BUILD_ROOT=$BUILD_ROOT KERNELS=$kernel "$w/tests/reliability/run.sh" --reduced \
+	BUILD_ROOT=$BUILD_ROOT "$w/tests/reliability/run.sh" --reduced \
 		--dir "$w/run" --setups plain --steps "$w/steps" --timeout 900 --no-prefetch \
 		--build "$build" >"$w/run.log" 2>&1
 }
@@ -112,6 +112,8 @@ hbatest | hba-lying | hba-alloc)
 	;;
 *) die "no way to run suite '$suite' with a plant" ;;
 esac
+# the one series the suites in QEMU run on
+export KERNELS=${kernel:-}
 
 ktap_print_header
 declare -A runs
