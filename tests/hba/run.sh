@@ -102,6 +102,7 @@ configure() {
 		configure_full
 	fi
 	for p in "${!plan_opts[@]}"; do
+		[ -n "${plans[$p]+set}" ] || die "--plan $p: no such plan (${!plans[*]})"
 		plans[$p]=${plan_opts[$p]}
 	done
 }
