@@ -503,7 +503,7 @@ results() {
 	fi
 	ktap_test_result "records: ${out#"$top"/}/results.json, stamped" \
 		python3 "$top/scripts/docs.py" stamp --kind hbatest \
-		--guests "QEMU TCG guests with the emulated SAS3008 (a SAS2 chip in the sas2 rounds), q35, 1 vCPU, 1G of RAM" \
+		--guests "QEMU TCG guests with the emulated SAS3008 (a SAS2 chip in the sas2 rounds), q35, 1 vCPU, 1G of RAM (preallocated in the timing rounds)" \
 		--run "$how, rounds: $rounds" $reduced --seconds "$secs" \
 		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
