@@ -410,7 +410,8 @@ def render_hbatest_readme(data):
     """README's: the kernel's own driver's times over ours with chainpool,
     by kernel, the HBAs in each cell."""
     groups, med, order = hba_groups(data["records"], 256)
-    cells, kvers, hbas = {}, {}, []
+    cells, kvers, hbas, slower = {}, {}, [], []
+    what = ("attach, first load", "attach, reload", "rmmod", "shutdown")
     for key in order:
         base = med.get(key[:3] + ("ours", "chainpool"))
         if key[3:] != ("in_tree", "in_tree") or not base:
@@ -419,13 +420,19 @@ def render_hbatest_readme(data):
         hbas += [key[2]] if key[2] not in hbas else []
         cells.setdefault(key[0], {})[key[2]] = [
             ratio(med[key][t], base[t]) for t in HBA_TIMES[:4]]
+        slower += [f"{key[0]} {key[2].upper()} {w}: ours {ms(base[t])} ms, "
+                   f"in-tree {ms(med[key][t])}"
+                   for t, w in zip(HBA_TIMES[:4], what)
+                   if None not in (base[t], med[key][t])
+                   and med[key][t] < base[t]]
     rows = [[f"{series} ({kvers[series]})"]
             + [" / ".join(cs.get(h, ["-"] * 4)[i] for h in hbas)
                for i in range(4)]
             for series, cs in cells.items()]
     hbas = [h.upper() for h in hbas]
-    return table([f"kernel ({' / '.join(hbas)})", "attach, first load",
-                  "attach, reload", "rmmod", "shutdown"], rows, left=1)
+    return (table([f"kernel ({' / '.join(hbas)})", *what], rows, left=1)
+            + ["", "Below 1x, ours took longer: "
+               + ("; ".join(slower) if slower else "nowhere") + "."])
 
 
 # --- bench-core: the allocator core, native -----------------------------
