@@ -13,8 +13,7 @@
 #   build.sh --srpm PKG_DIR       mpt3sas-chainpool-<version>-1.src.rpm
 #                                 (make srpm)
 #
-# CP_RELEASE, DKMS_KERNEL_MIN/MAX as for dist.sh.  RPM_SPEC=FILE builds
-# from another spec template (the tests' planted faults).
+# CP_RELEASE, DKMS_KERNEL_MIN/MAX as for dist.sh.
 
 set -eu
 
@@ -41,7 +40,7 @@ rm -rf "$topdir"
 mkdir -p "$topdir/SOURCES" "$topdir/SPECS"
 cp "$tarball" "$topdir/SOURCES/"
 spec=$topdir/SPECS/$name.spec
-fill_fields "${RPM_SPEC:-$top/packaging/rpm/$name.spec}" >"$spec"
+fill_fields "$top/packaging/rpm/$name.spec" >"$spec"
 
 # A gzip payload: every rpm of the RHEL 8 to 10 family reads it, whatever
 # Debian's rpm defaults to.

@@ -8,8 +8,8 @@
 # --rpm: the RPM root instead (build/pkgroot-rpm/): a Debian 12 userland with
 # rpm, dnf, createrepo_c, dracut and kernel-install in place of dpkg's kernel
 # and DKMS tools; tests/packaging/rpm-root.sh makes it look like RHEL
-# inside.  EL (el8.10, el9.4), PLANT and DKMS_SUITE (rpm-fixtures.sh)
-# pass through to SCRIPT.
+# inside.  EL (el8.10, el9.4) and DKMS_SUITE (rpm-fixtures.sh) pass
+# through to SCRIPT.
 #
 # The root is made once by mmdebstrap from Debian's archive (the host's own
 # apt sources name the mirror) with the packages below, and kept unpacked
@@ -58,7 +58,7 @@ suite=bookworm
 packages=(dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
 	zstd xz-utils cpio busybox linux-image-amd64 linux-headers-amd64
 	ca-certificates openssl dctrl-tools gnupg apt-utils)
-pkgroot=$top/build/pkgroot
+pkgroot=$BUILD_ROOT/pkgroot
 # The RPM root: what RHEL's dkms, kernel-core and dracut run on (Debian's
 # builds of them); no Debian kernel, no dkms (an RPM of it comes from the
 # local repository), dpkg-dev to unpack dkms's Debian source.
@@ -66,7 +66,7 @@ if [ "$flavour" = rpm ]; then
 	packages=(rpm dnf createrepo-c dracut dracut-core systemd kmod gcc make
 		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
 		ca-certificates diffutils patch bc gawk gnupg)
-	pkgroot=$top/build/pkgroot-rpm
+	pkgroot=$BUILD_ROOT/pkgroot-rpm
 	[ -f "$KERNEL_BUNDLES/MANIFEST" ] ||
 		die "no kernel bundles in $KERNEL_BUNDLES (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
 fi
@@ -154,7 +154,7 @@ unshare --mount --propagation private --pid --fork --kill-child -- \
 	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${BUNDLES:+KERNEL_BUNDLES=/kbundles} ${RHEL:+RHEL_FIXTURES=/rhel} ${KVER:+KVER=$KVER} \
 		${DKMS_SUITE:+DKMS_SUITE=$DKMS_SUITE} \
-		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} ${PLANT:+PLANT=$PLANT} "$@"
+		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} "$@"
 ' pkgroot "$script" "$@" || rc=$?
 [ "$rc" != 0 ] || rm -rf --one-file-system "$run"
 exit "$rc"

@@ -18,8 +18,7 @@
 #                             kernel-install plugin builds ours for it, its
 #                             initramfs has it
 #
-# PLANT=posttrans-no-dracut: %posttrans skips dracut; PLANT=preun-no-remove:
-# %preun forgets dkms remove.  Each must turn this red.
+# Its planted faults are in tests/plants/list.
 
 set -eu
 # shellcheck source=tests/packaging/rpm-lib.sh
@@ -43,9 +42,8 @@ echo "in-tree: $intree_path $intree_version"
 ktap_test_result "before: mpt3sas resolves to the in-tree mpt3sas.ko.xz" \
 	[ "$intree_path" = "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz" ]
 
-step "building the package${PLANT:+ (planted fault: $PLANT)}"
-spec=$(planted_spec "$work")
-rpmf=$(RPM_SPEC=$spec build_rpm "$work/pkg")
+step "building the package"
+rpmf=$(build_rpm "$work/pkg")
 
 step "dnf install kernel-devel-$kver ./${rpmf##*/}"
 (cd "${rpmf%/*}" && "${DNF[@]}" install "kernel-devel-$kver" "./${rpmf##*/}") 2>&1 |

@@ -127,28 +127,6 @@ build_rpm() {
 	ls "$1"/"$pkg"-*.noarch.rpm
 }
 
-# planted_spec WORK: the spec to build, with PLANT's fault in it (written
-# to WORK/planted.spec), or the package's own (no PLANT, or one of
-# packaging/repo.sh: test_repos plants those).
-planted_spec() {
-	local spec=$top/packaging/rpm/$name.spec
-	mkdir -p "$1"
-	# shellcheck disable=SC2016 # the spec's text
-	case ${PLANT:-} in
-	'' | repo-*) echo "$spec" && return 0 ;;
-	# %posttrans skips dracut: its kernel-setup.sh finds a dracut that
-	# does nothing first in PATH
-	posttrans-no-dracut) sed '/^%posttrans/,/^%preun/ s|^bash %{_usrsrc}|mkdir -p /run/planted \&\& ln -sf /bin/true /run/planted/dracut \&\& PATH=/run/planted:$PATH &|' ;;
-	# %preun forgets dkms remove
-	preun-no-remove) sed '/^%preun/,/^%files/ { /dkms remove/d }' ;;
-	# the kmod loses to the in-tree driver where weak-modules links it
-	kmod-no-override) sed '/^override mpt3sas \* weak-updates/d' ;;
-	*) ktap_exit_fail_msg "PLANT=$PLANT: posttrans-no-dracut, preun-no-remove, kmod-no-override or repo-no-repo-gpgcheck" ;;
-	esac <"$spec" >"$1/planted.spec"
-	! cmp -s "$spec" "$1/planted.spec" || ktap_exit_fail_msg "PLANT=$PLANT changed nothing in $spec"
-	echo "$1/planted.spec"
-}
-
 rpm_installed() { rpm -q "$pkg" >/dev/null 2>&1; }
 
 # initrd_mpt3sas KVER: "<path> <version>" of each mpt3sas.ko* in KVER's initramfs.

@@ -7,10 +7,11 @@
 # must then differ from the checkout's), is built as SUITE needs, and SUITE
 # runs with what was built (the HBA suites: mpt3sas.ko and hba-alloc's
 # test builds; the others: the copy's own scripts too): the plant's test
-# must report "not ok".  --reduced
+# must report "not ok".  A package suite is stopped once that test has
+# reported: what comes after it has nothing to show.  --reduced
 # (make check): the plants marked "check".  The suites in QEMU run on the
-# first series tagged faults.  Prints KTAP; work and logs in
-# build/plants/NAME/.
+# first series tagged faults, the RPM suites on the first tagged
+# rpm-reduced.  Prints KTAP; work and logs in build/plants/NAME/.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,14 +35,15 @@ bad=$(awk -F'|' 'NF != 5' <<<"$list")
 plants=$(awk -F'|' -v s="$suite" -v c="$only" '$2 == s && (c == "" || $3 == c)' <<<"$list")
 [ -n "$plants" ] || die "no plant of suite '$suite' in $here/list"
 
-# plant_copy NAME WORK: scripts/, src/, tests/ and build/tree/ copied to
-# WORK with NAME.patch applied; fails unless it applies without fuzz and
-# changes every file it names
+# plant_copy NAME WORK: the checkout and build/tree copied to WORK with
+# NAME.patch applied; fails unless it applies without fuzz and changes
+# every file it names
 plant_copy() {
 	local f
-	rm -rf "$2"
+	rm -rf --one-file-system "$2"
 	mkdir -p "$2/build"
-	cp -r "$top/scripts" "$top/src" "$top/tests" "$2/" && cp -r "$top/build/tree" "$2/build/" &&
+	tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$2" -xf - &&
+		cp -r "$top/build/tree" "$2/build/" &&
 		patch -s -d "$2" -p1 --fuzz=0 --no-backup-if-mismatch <"$here/$1.patch" || return 1
 	while read -r f; do
 		! cmp -s "$top/$f" "$2/$f" || { echo "$1.patch changes nothing in $f"; return 1; }
@@ -55,7 +57,7 @@ plant_failed() {
 		"$2/run.log" "$2/run" | head -n 3
 }
 
-# run_SUITE WORK RUN NAME: the suite on WORK, its output to WORK/run.log
+# run_SUITE WORK RUN NAME TEST: the suite on WORK, its output to WORK/run.log
 # and logs under WORK/run/; 125 if the copy does not build (WORK/build.log).
 run_unit() {
 	make -s -C "$1/tests/unit" clean >/dev/null &&
@@ -80,9 +82,42 @@ run_hba() {
 	esac >"$w/run.log" 2>&1
 }
 
+# the copy's package suite in a throwaway root (root.sh, RUN its options
+# and script), on the checkout's image and RPM fixture repository (hard
+# links: the same key), killed with its whole session once TEST reported
+run_pkg() {
+	local w=$1 f sid rc opts=${2% *} script=${2##* } root=$BUILD_ROOT/pkgroot
+	[ "$opts" != "$2" ] || opts=
+	if [ "$opts" = --rpm ]; then
+		root+=-rpm
+		mkdir -p "$w/build/pkgroot-rpm"
+		for f in "$root"/repo-*/.complete; do
+			[ ! -f "$f" ] || cp -al "${f%/.complete}" "$w/build/pkgroot-rpm/"
+		done
+	fi
+	# shellcheck disable=SC2086 # opts: none or one word
+	EL=$el PKGROOT_RUN=plant-$3 setsid "$w/tests/packaging/root.sh" $opts \
+		"$w/tests/packaging/$script" >"$w/run.log" 2>&1 </dev/null &
+	sid=$!
+	while kill -0 "$sid" 2>/dev/null &&
+		! grep -qE "^(not )?ok [0-9]+ (- )?($4)([^[:alnum:]_]|$)" "$w/run.log"; do
+		sleep 1
+	done
+	kill -KILL -- -"$sid" 2>/dev/null
+	wait "$sid" 2>/dev/null
+	rc=$?
+	# the kernel ends the run's PID namespace with it; then its files go
+	for _ in $(seq 20); do
+		[ -z "$(pgrep -s "$sid")" ] && break
+		sleep 0.5
+	done
+	rm -rf --one-file-system "$root/run/plant-$3"
+	return "$rc"
+}
+
 # the copy's own harness, with the self-test module built from the copy
 run_vmtest() {
-	BUILD_ROOT=$BUILD_ROOT "$1/tests/vm/run.sh" --dir "$1/run" \
+	"$1/tests/vm/run.sh" --dir "$1/run" \
 		--setups plain >"$1/run.log" 2>&1
 }
 
@@ -94,7 +129,7 @@ run_reliability() {
 		build="$build --mpt3sas $BUILD_ROOT/modules"
 	fi
 	echo "$2" >"$w/steps"
-	BUILD_ROOT=$BUILD_ROOT "$w/tests/reliability/run.sh" --reduced \
+	"$w/tests/reliability/run.sh" --reduced \
 		--dir "$w/run" --setups plain --steps "$w/steps" --timeout 900 --no-prefetch \
 		--build "$build" >"$w/run.log" 2>&1
 }
@@ -110,10 +145,13 @@ hbatest | hba-lying | hba-alloc)
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$kernel")"
 	;;
+pkg-deb-install) runner=run_pkg el='' ;;
+pkg-rpm-*) runner=run_pkg el=$(kernel_one rpm-reduced) ;;
 *) die "no way to run suite '$suite' with a plant" ;;
 esac
-# the one series the suites in QEMU run on
-export KERNELS=${kernel:-}
+# the one series the suites in QEMU run on; the copies read the
+# checkout's downloads and fixtures
+export KERNELS=${kernel:-} BUILD_ROOT KERNEL_BUNDLES RHEL_FIXTURES
 
 ktap_print_header
 declare -A runs
@@ -127,7 +165,7 @@ while IFS='|' read -r name _ _ test run; do
 		continue
 	fi
 	rc=0
-	$runner "$work" "$run" "$name" || rc=$?
+	$runner "$work" "$run" "$name" "$test" || rc=$?
 	if [ $rc = 125 ]; then
 		tail -n 5 "$work/build.log" | sed 's/^/# | /'
 		ktap_test_fail "$name: building the planted copy failed ($work/build.log)"
@@ -140,6 +178,7 @@ while IFS='|' read -r name _ _ test run; do
 		ktap_test_fail "$name planted: $suite did not report '$test' not ok (exit $rc, $work/run.log)"
 	fi
 	# the logs stay
-	rm -rf "$work/scripts" "$work/src" "$work/tests" "$work/build" "$work/obj" "$work/modules"
+	find "$work" -mindepth 1 -maxdepth 1 ! -name run ! -name '*.log' \
+		-exec rm -rf --one-file-system {} +
 done <<<"$plants"
 ktap_finished
