@@ -73,13 +73,19 @@ ensure_tools() {
 	ensure_packages dkms dh-dkms debhelper dpkg-dev initramfs-tools kmod >/dev/null
 }
 
-# build_debs DIR: the tarball and .deb of the current tree into DIR, with
-# CP_RELEASE / DKMS_KERNEL_MIN / DKMS_KERNEL_MAX from the environment.
-build_debs() {
+# pkg_dist DIR: DIR anew, with the tarball of the current tree and what
+# the package builds take (packaging/dist.sh: CP_RELEASE, DKMS_KERNEL_MIN
+# and DKMS_KERNEL_MAX from the environment).
+pkg_dist() {
 	[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
 	rm -rf "$1"
 	mkdir -p "$1"
 	"$top/packaging/dist.sh" "$top/build/tree" "$1" >&2
+}
+
+# build_debs DIR: pkg_dist DIR and the .deb, whose path it prints.
+build_debs() {
+	pkg_dist "$1"
 	"$top/packaging/deb/build.sh" "$1" >&2
 	ls "$1"/"$pkg"_*_all.deb
 }

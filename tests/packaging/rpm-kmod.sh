@@ -85,8 +85,7 @@ kmodver=28
 	ktap_exit_fail_msg "dnf install kernel-devel-$kver kmod-$kmodver failed"
 
 step "make kmod KVER=$kver (packaging/dist.sh, packaging/rpm/build.sh --kmod)"
-[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
-"$top/packaging/dist.sh" "$top/build/tree" "$work/pkg" >&2
+pkg_dist "$work/pkg"
 "$top/packaging/rpm/build.sh" --kmod "$kver" "$work/pkg" >"$work/build.out" 2>&1 ||
 	{ cat "$work/build.out"; ktap_exit_fail_msg "make kmod failed"; }
 cat "$work/build.out"
@@ -213,7 +212,7 @@ ktap_test_result "a warning for the SAS2008 $warned time(s): its own driver $([ 
 	[ "$(no_driver_warning "$work/broken.log" "$broken")" = "$warned" ]
 
 step "dnf upgrade to release cp9"
-CP_RELEASE=cp9 "$top/packaging/dist.sh" "$top/build/tree" "$work/pkg9" >&2
+CP_RELEASE=cp9 pkg_dist "$work/pkg9"
 CP_RELEASE=cp9 "$top/packaging/rpm/build.sh" --kmod "$kver" "$work/pkg9" >&2 ||
 	ktap_exit_fail_msg "make kmod of cp9 failed"
 rpm9=$(ls "$work/pkg9/$kpkg-"*.x86_64.rpm)
@@ -246,7 +245,7 @@ fi
 step "make kmod KVER=$ks SIGN_KEY=... SIGN_CERT=..."
 openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=kmod test key $$" \
 	-keyout "$work/key.pem" -outform DER -out "$work/cert.der" 2>/dev/null
-"$top/packaging/dist.sh" "$top/build/tree" "$work/pkg-signed" >&2
+pkg_dist "$work/pkg-signed"
 SIGN_KEY=$work/key.pem SIGN_CERT=$work/cert.der "$top/packaging/rpm/build.sh" --kmod "$ks" "$work/pkg-signed" >&2 ||
 	ktap_exit_fail_msg "make kmod with SIGN_KEY failed"
 mkdir -p "$work/xs"

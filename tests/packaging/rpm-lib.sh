@@ -117,12 +117,9 @@ rpm_root_setup() {
 	[ -f "$(initramfs "$kver")" ] || ktap_exit_fail_msg "kernel-install made no $(initramfs "$kver")"
 }
 
-# The RPM of the current tree, built into DIR (CP_RELEASE as for dist.sh).
+# build_rpm DIR: pkg_dist DIR and the dkms RPM, whose path it prints.
 build_rpm() {
-	[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
-	rm -rf "$1"
-	mkdir -p "$1"
-	"$top/packaging/dist.sh" "$top/build/tree" "$1" >&2
+	pkg_dist "$1"
 	"$top/packaging/rpm/build.sh" "$1" >&2
 	ls "$1"/"$pkg"-*.noarch.rpm
 }

@@ -24,11 +24,8 @@ command -v rpmbuild >/dev/null || {
 	echo "rpmbuild is missing: apt-get install rpm" >&2
 	exit 2
 }
-[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree
 version=$("$top/packaging/version.sh")
-rm -rf "$work"
-mkdir -p "$work"
-"$top/packaging/dist.sh" "$top/build/tree" "$work"
+pkg_dist "$work"
 "$top/packaging/rpm/build.sh" "$work"
 rpm=$work/$name-dkms-$version-1.noarch.rpm
 ktap_test_result "built $(basename "$rpm")" [ -f "$rpm" ]
