@@ -17,20 +17,21 @@
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# kernel_one; BUILD_ROOT, where root.sh keeps its roots
+# shellcheck source=tests/kernels/lib.sh
+. "$top/tests/kernels/lib.sh"
 work=$top/build/pkg/test/interrupted
-run=$top/build/pkgroot/run/deb-install
+run=$BUILD_ROOT/pkgroot/run/deb-install
 root=()
 clean_args=()
 test=deb-install
 # at_point: the moment to kill, reached
 at_point() { [ -d "$run/upper/var/lib/dkms/mpt3sas-chainpool" ]; }
 if [ "${1:-}" = --rpm ]; then
-	# shellcheck source=tests/kernels/lib.sh
-	. "$top/tests/kernels/lib.sh"
 	EL=${2:-$(kernel_one rpm-reduced)}
 	export EL
 	work=$top/build/pkg/test/interrupted-$EL
-	run=$top/build/pkgroot-rpm/run/rpm-install-$EL
+	run=$BUILD_ROOT/pkgroot-rpm/run/rpm-install-$EL
 	root=(--rpm)
 	clean_args=(--rpm)
 	test=rpm-install
@@ -84,7 +85,7 @@ run_procs() {
 	pgrep -s "$sid"
 	for p in /proc/[0-9]*; do
 		r=$(readlink "$p/root" 2>/dev/null) || continue
-		case $r in "$top"/build/pkgroot/* | "$top"/build/pkgroot-rpm/*) echo "${p#/proc/}" ;; esac
+		case $r in "$BUILD_ROOT"/pkgroot/* | "$BUILD_ROOT"/pkgroot-rpm/*) echo "${p#/proc/}" ;; esac
 	done
 }
 for _ in $(seq 20); do
@@ -93,7 +94,7 @@ for _ in $(seq 20); do
 	sleep 0.5
 done
 if [ -z "$left" ]; then ktap_test_pass "no process of the killed run is left"; else ktap_test_fail "processes left: $left"; fi
-mnt=$(grep -F "$top/build/pkgroot" /proc/self/mountinfo || true)
+mnt=$(grep -F "$BUILD_ROOT/pkgroot" /proc/self/mountinfo || true)
 if [ -z "$mnt" ]; then ktap_test_pass "no mount of the killed run is left"; else ktap_test_fail "mounts left: $mnt"; fi
 ktap_test_result "the host is as it was" \
 	"$top/tests/host-unchanged.sh" compare "$work/host-before"
