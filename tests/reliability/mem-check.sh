@@ -35,8 +35,8 @@ run_case() {
 	: > "$work/results"
 	cat > "$work/case.sh" <<EOF
 GL_TEST_CMDLINE=
-GL_TAG=guest
 . $work/guestlib.sh
+GL_TAG=guest
 sleep() { echo "\$1" >> $work/slept; }
 gl_settle() { :; }	# never drop the host's caches
 gl_free_pages() {

@@ -5,6 +5,7 @@
 # "@name" steps, installed as /lib/vmtest/guestlib.sh, which a script
 # sources.
 #
+# - VMTEST_SETUP is the guest's setup (vmtest.setup= on the command line);
 # - gl_say prints a line tagged GL_TAG;
 # - gl_result, gl_skip and gl_fail report a script's results in KTAP to
 #   the kernel log (init's final scan reads the "not ok" lines there) and
@@ -29,8 +30,8 @@ PATH=/bin
 export PATH
 # shellcheck disable=SC1091 # written by vm_initramfs (tests/vm/lib.sh)
 . /etc/vmtest/conf	# VMTEST_SPLAT_RE
-# the tag of every line: the script's name, unless it sets one
-GL_TAG=${GL_TAG:-${0##*/}}
+# the tag of every line: the script's name (init sets its own)
+GL_TAG=${0##*/}
 # the script's results, one a line as on the console: a file, as results
 # also come from subshells (gl_klog's under $(...)); init empties it
 GL_RESULTS=/tmp/vmtest.step-results
@@ -149,21 +150,22 @@ gl_slab_pages() {
 # pages plain, 92 and 28 with the IOMMU (page tables and IOVA caches come
 # and go).  A 128 KiB slab (32 pages) leaked per iteration fails by the
 # fourth iteration (plain) or the seventh (iommu).  The kernel command line
-# can set others: vmtest.free_tol=N vmtest.slab_tol=N (tests/vm/run.sh --append).
-GL_FREE_TOL=96
-GL_SLAB_TOL=32
-if [ "${VMTEST_SETUP:-plain}" = iommu ]; then
-	GL_FREE_TOL=192
-	GL_SLAB_TOL=48
-fi
+# can set others after vmtest.setup= (tests/vm/run.sh --append):
+# vmtest.free_tol=N vmtest.slab_tol=N.
 # The waits (s) before each further look at a reading over tolerance: the
 # kernel frees some memory late (RCU callbacks, the IOMMU's flush queue on
 # its 10 ms timer, workqueues), later still on a busy host.  About 7 s in
 # all, spent only when a reading is over tolerance.
 GL_SETTLE_WAITS="0.2 0.5 1 2 3"
-# shellcheck disable=SC2013 # the words of the one-line kernel command line
+# shellcheck disable=SC2034 # the scripts'
+VMTEST_SETUP=plain
+GL_FREE_TOL=96
+GL_SLAB_TOL=32
+# shellcheck disable=SC2013,SC2034 # the command line's words; VMTEST_SETUP
 for w in $(cat /proc/cmdline); do
 	case $w in
+	vmtest.setup=iommu) VMTEST_SETUP=iommu GL_FREE_TOL=192 GL_SLAB_TOL=48 ;;
+	vmtest.setup=*) VMTEST_SETUP=${w#*=} ;;
 	vmtest.free_tol=*) GL_FREE_TOL=${w#*=} ;;
 	vmtest.slab_tol=*) GL_SLAB_TOL=${w#*=} ;;
 	vmtest.settle_waits=*) GL_SETTLE_WAITS=$(echo "${w#*=}" | tr , ' ') ;;
