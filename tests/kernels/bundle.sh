@@ -23,8 +23,8 @@
 # (e.g. the x86_64 configuration a RHEL source tree ships), with the modules cut
 # down by localmodconfig to those the tests load; without it, tinyconfig.
 # tests/kernels/bundle.config is merged over either, and every option of
-# it must hold in the result, then BUNDLE_CONFIG (a fragment of the
-# bundle's own, if set).  MAKE_ARGS go to every make of the kernel (e.g.
+# it must hold in the result, then --fragment FILE (one of the bundle's
+# own).  MAKE_ARGS go to every make of the kernel (e.g.
 # KCFLAGS=... for an old tree and a new compiler); with
 # SKIP_STACK_VALIDATION=1 among them (4.18's objtool, built by a new gcc,
 # crashes) the shipped configuration says CONFIG_STACK_VALIDATION is not
@@ -32,15 +32,23 @@
 #
 # Copy the bundle into KERNEL_BUNDLES (../shared/kernels) to make NAME a
 # kernel series; a line in tests/kernels/series gives it tags.
-#
-# Environment: BUNDLE_OUT (default build/bundles), JOBS (default nproc).
+# The bundle lands in --out DIR (default build/bundles).
 
 set -eu
 LOG_TAG=bundle
 # shellcheck source=tests/kernels/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 NAME SRC RELEASE [CONFIG] [-- MAKE_ARGS...]" >&2; exit 2; }
+usage() { echo "usage: $0 [--out DIR] [--fragment FILE] NAME SRC RELEASE [CONFIG] [-- MAKE_ARGS...]" >&2; exit 2; }
+out=$BUILD_ROOT/bundles fragment=
+while [ $# -gt 1 ]; do
+	case $1 in
+	--out) out=$2 ;;
+	--fragment) fragment=$(readlink -f "$2") ;;
+	*) break ;;
+	esac
+	shift 2
+done
 [ $# -ge 3 ] || usage
 name=$1 src=$(cd "$2" && pwd) rel=$3
 shift 3
@@ -54,7 +62,7 @@ need_cmds make xz tar depmod
 
 { [ -f "$src/Makefile" ] && [ -d "$src/scripts/kconfig" ]; } || die "$src is not a kernel source tree"
 [ -z "$config" ] || [ -f "$config" ] || die "no configuration $config"
-out=$(mkdir -p "${BUNDLE_OUT:-$BUILD_ROOT/bundles}" && cd "${BUNDLE_OUT:-$BUILD_ROOT/bundles}" && pwd)
+out=$(mkdir -p "$out" && cd "$out" && pwd)
 work=$out/$name
 obj=$work/obj
 stage=$work/stage
@@ -81,7 +89,7 @@ else
 	kmake "$@" tinyconfig >/dev/null
 fi
 # shellcheck disable=SC2086 # an optional second fragment
-(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" ${BUNDLE_CONFIG:-}) >/dev/null
+(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" $fragment) >/dev/null
 kmake "$@" olddefconfig >/dev/null
 # each "=y"/"=m" as given, each "is not set" not set
 missing=$(sed -En 's/^(CONFIG_[A-Z0-9_]+=[ym])$/\1/p; s/^# (CONFIG_[A-Z0-9_]+) is not set$/!\1/p' "$frag" |
@@ -98,7 +106,7 @@ case $rel in "$version"*) ;; *) die "$name: release $rel does not start with the
 localver=${rel#"$version"}
 log "$name: building $rel (make bzImage modules, log: $work/build.log)"
 t0=$SECONDS
-make -C "$src" O="$obj" LOCALVERSION="$localver" "$@" -j"${JOBS:-$(nproc)}" bzImage modules \
+make -C "$src" O="$obj" LOCALVERSION="$localver" "$@" -j"$(nproc)" bzImage modules \
 	> "$work/build.log" 2>&1 || { tail -n 20 "$work/build.log" >&2; die "$name: build failed"; }
 got=$(kmake LOCALVERSION="$localver" "$@" kernelrelease)
 [ "$got" = "$rel" ] || die "$name: the kernel says its release is $got, not $rel"
@@ -142,6 +150,6 @@ esac
 ln -s "../../../$hdir" "$mods/build"
 depmod -b "$stage" "$rel"
 
-tar -C "$stage" -cf - . | xz -T"${JOBS:-$(nproc)}" -6 > "$out/$name.tar.xz.new"
+tar -C "$stage" -cf - . | xz -T"$(nproc)" -6 > "$out/$name.tar.xz.new"
 mv "$out/$name.tar.xz.new" "$out/$name.tar.xz"
 log "$name: $out/$name.tar.xz ($rel, built in $((SECONDS - t0)) s, $(du -h "$out/$name.tar.xz" | cut -f1))"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/kernels/fetch.sh SERIES
+# tests/kernels/fetch.sh [--refresh] SERIES
 #
 # Fetch a Debian kernel (image + modules + a build dir for out-of-tree
 # modules) from Debian's archive into build/kernels/<SERIES>/ without touching
@@ -21,8 +21,8 @@
 #   MODDIR      root dir holding lib/modules/$KVER (depmod -b / modprobe -d)
 #
 # Package versions used are recorded in build/kernels/<SERIES>/versions.
-# A second run only prints the cached env; KERNEL_FETCH_REFRESH=1 re-resolves
-# the newest versions.  Only what the tests use is kept: no package file, and
+# A second run only prints the cached env; --refresh re-resolves the newest
+# versions.  Only what the tests use is kept: no package file, and
 # of the kernel's modules those the guests load.
 
 set -eu
@@ -30,12 +30,14 @@ LOG_TAG=fetch
 # shellcheck source=tests/kernels/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 SERIES (one of: $(kernel_series) debug)" >&2; exit 2; }
+usage() { echo "usage: $0 [--refresh] SERIES (one of: $(kernel_series) debug)" >&2; exit 2; }
+refresh=0
+[ "${1:-}" != --refresh ] || { refresh=1; shift; }
 [ $# -eq 1 ] || usage
 SERIES=$1
 [ "$SERIES" != debug ] || exec "$KLIB_DIR/debug-kernel.sh"
 SOURCE=$(series_source "$SERIES")
-HOST_CC=${KERNEL_HOST_CC:-gcc-12}
+HOST_CC=gcc-12	# the host's (Debian 12)
 SDIR=$KERNELS_DIR/$SERIES
 
 mkdir -p "$SDIR"
@@ -92,7 +94,7 @@ esac
 SUITES=$(series_suites "$SERIES")
 ABI_RE=$(series_abi_regex "$SERIES")
 
-if [ "${KERNEL_FETCH_REFRESH:-0}" != 1 ] && [ -s "$SDIR/env" ]; then
+if [ $refresh = 0 ] && [ -s "$SDIR/env" ]; then
 	cat "$SDIR/env"
 	exit 0
 fi

@@ -8,7 +8,7 @@
 # the host's own are read through a private apt state directory per series.
 
 KLIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO_ROOT=${REPO_ROOT:-$(cd "$KLIB_DIR/../.." && pwd)}
+REPO_ROOT=$(cd "$KLIB_DIR/../.." && pwd)
 BUILD_ROOT=${BUILD_ROOT:-$REPO_ROOT/build}
 KERNELS_DIR=${KERNELS_DIR:-$BUILD_ROOT/kernels}
 # the distributions' kernels (tests/kernels/bundle.sh), as laid out in
