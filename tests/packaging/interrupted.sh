@@ -100,7 +100,7 @@ ktap_test_result "the host is as it was" \
 	"$top/tests/host-unchanged.sh" compare "$work/host-before"
 
 # root-clean.sh's own results, as a KTAP subtest
-if PKGROOT_RUN=$test${EL:+-$EL} "$top/tests/packaging/root.sh" "${root[@]}" \
+if "$top/tests/packaging/root.sh" "${root[@]}" --name "$test${EL:+-$EL}" \
 	"$top/tests/packaging/root-clean.sh" "${clean_args[@]}" > "$work/root-clean.log" 2>&1; then
 	sed 's/^/    /' "$work/root-clean.log"
 	ktap_test_pass "the next run starts clean"

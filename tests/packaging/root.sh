@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/root.sh [--rpm] SCRIPT [ARGS...]: run a packaging test
-# inside a throwaway Debian 12 root, never on this machine.  PKGROOT_RUN=NAME
-# names the run (default: the script's name).
+# tests/packaging/root.sh [--rpm] [--name NAME] SCRIPT [ARGS...]: run a
+# packaging test inside a throwaway Debian 12 root, never on this machine.
+# NAME names the run (default: the script's name, and EL's).
 #
 # --rpm: the RPM root instead (build/pkgroot-rpm/): a Debian 12 userland with
 # rpm, dnf, createrepo_c, dracut and kernel-install in place of dpkg's kernel
@@ -33,12 +33,16 @@ LOG_TAG=pkgroot
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 
-flavour=deb
-if [ "${1:-}" = --rpm ]; then
-	flavour=rpm
+flavour=deb name=
+while :; do
+	case ${1:-} in
+	--rpm) flavour=rpm ;;
+	--name) name=$2; shift ;;
+	*) break ;;
+	esac
 	shift
-fi
-[ $# -ge 1 ] || die "usage: $0 [--rpm] SCRIPT [ARGS...]"
+done
+[ $# -ge 1 ] || die "usage: $0 [--rpm] [--name NAME] SCRIPT [ARGS...]"
 script=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 case $script in
@@ -119,7 +123,7 @@ if [ ! -f "$image/.complete" ]; then
 fi
 flock -s 8
 
-name=${PKGROOT_RUN:-$(basename "$script" .sh)${EL:+-$EL}}
+[ -n "$name" ] || name=$(basename "$script" .sh)${EL:+-$EL}
 run=$pkgroot/run/$name
 # One run of a script at a time; a killed one left only files behind.
 exec 9>"$pkgroot/.lock-$name"

@@ -96,7 +96,7 @@ run_pkg() {
 		done
 	fi
 	# shellcheck disable=SC2086 # opts: none or one word
-	EL=$el PKGROOT_RUN=plant-$3 setsid "$w/tests/packaging/root.sh" $opts \
+	EL=$el setsid "$w/tests/packaging/root.sh" $opts --name "plant-$3" \
 		"$w/tests/packaging/$script" >"$w/run.log" 2>&1 </dev/null &
 	sid=$!
 	while kill -0 "$sid" 2>/dev/null &&
