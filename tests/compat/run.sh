@@ -27,7 +27,7 @@ cc=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 probe_mk=$top/src/compat/probe.mk
-work=$(mktemp -d "${TMPDIR:-/tmp}/compat-test.XXXXXX")
+work=$(mktemp -d -t compat-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
 
 # shellcheck source=tests/lib/ktap.sh

@@ -13,9 +13,6 @@
 #
 # The source package is fetched through a private apt state (the host's own
 # mirrors, deb-src added there only) and kept in build/qemu/src/.
-#
-# Environment: QEMU_SRC_VERSION (default: the installed qemu-system-x86's
-# source version).
 
 set -eu
 LOG_TAG=qemu
@@ -24,8 +21,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../kernels/lib.sh"
 
 QDIR=$BUILD_ROOT/qemu
-version=${QEMU_SRC_VERSION:-$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || true)}
-[ -n "$version" ] || die "qemu-system-x86 is not installed: set QEMU_SRC_VERSION"
+# the source of the installed QEMU, whose firmware the guests boot with
+version=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
+	die "qemu-system-x86 is not installed (make deps)"
 upver=${version#*:}
 upver=${upver%-*}
 
