@@ -94,7 +94,7 @@ configure() {
 @hba 256 chainpool 8 1 keep"
 		timeout=${timeout:-600}
 		rounds=${rounds:-main unplug mcpu sas2008 malformed}
-		plans[mcpu]="@hba-mcpu 256 chainpool 4"
+		plans[mcpu]="@hba 256 chainpool 4"
 		plans[sas2]="@hba 256 chainpool 4"
 		plans[lying]="@hba-lying 16 $(lying_cases reduced)"
 		plans[unplug]="@hba-unplug 256 chainpool 2"
@@ -136,8 +136,8 @@ configure_full() {
 		done
 		rounds="$rounds unplug mcpu sas2008 sas2308 lying malformed"
 	fi
-	plans[mcpu]="@hba-mcpu 256 chainpool 4
-@hba-mcpu 256 dma_pool 4"
+	plans[mcpu]="@hba 256 chainpool 4
+@hba 256 dma_pool 4"
 	plans[sas2]="@hba 16 chainpool 4
 @hba 128 chainpool 4
 @hba 256 chainpool 8

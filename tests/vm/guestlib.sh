@@ -358,12 +358,14 @@ gl_kmsg() {
 # driver sees it: GL_CHIP its name in the driver's log, GL_HBA its QEMU
 # type, GL_TMPL the host template, GL_PER_CHAIN the elements a 128-byte
 # chain segment holds besides its chain (IEEE or MPI 2.0 64-bit ones),
-# GL_DEPTH the driver's scsiio_depth from its IOC Facts (RequestCredit -
-# HighPriorityCredit - 5), GL_CFG its PCI config space (the counters)
+# GL_IN_MAIN those of a request frame, GL_DEPTH the driver's scsiio_depth
+# from its IOC Facts (RequestCredit - HighPriorityCredit - 5; an MCPU
+# endpoint's less 10 internal SMIDs), GL_CFG its PCI config space (the
+# counters)
 # shellcheck disable=SC2034 # set for the guest scripts
 gl_hba_chip() {
 	GL_CHIP=LSISAS3008 GL_HBA=sas3008 GL_TMPL=mpt3sas GL_PER_CHAIN=7
-	GL_DEPTH=10107 GL_CFG=""
+	GL_IN_MAIN=1 GL_DEPTH=10107 GL_CFG=""
 	for gl_d in /sys/bus/pci/devices/*; do
 		[ "$(cat "$gl_d/vendor")" = 0x1000 ] || continue
 		case $(cat "$gl_d/device") in
@@ -372,6 +374,8 @@ gl_hba_chip() {
 			GL_PER_CHAIN=9 GL_DEPTH=3367 GL_CFG=$gl_d/config ;;
 		0x0087) GL_CHIP=LSISAS2308 GL_HBA=sas2308 GL_TMPL=mpt2sas
 			GL_PER_CHAIN=9 GL_DEPTH=8059 GL_CFG=$gl_d/config ;;
+		0x02b0) GL_CHIP=SWITCH_MPI_EP GL_HBA=mpi-switch-ep GL_TMPL=mpt2sas
+			GL_PER_CHAIN=15 GL_IN_MAIN=3 GL_DEPTH=22 GL_CFG=$gl_d/config ;;
 		esac
 	done
 }
