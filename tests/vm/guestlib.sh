@@ -381,6 +381,45 @@ gl_hba_chip() {
 }
 
 
+# gl_attach MODULE PARAM...: insmod MODULE (mpt3sas or a build of it) and,
+# if the probe made an mpt3sas or mpt2sas SCSI host, wait for its disks
+# (gl_wait_disk).  Sets rc (insmod's status, also returned), host and disk
+# (or ""), and log: the attach's kernel log without timestamps.
+# shellcheck disable=SC2034 # the caller's
+gl_attach() {
+	gl_klog > /dev/null
+	gl_load "$@"
+	rc=$?
+	host=""
+	for gl_h in /sys/class/scsi_host/host*; do
+		case $(cat "$gl_h/proc_name" 2>/dev/null) in
+		mpt3sas | mpt2sas) host=${gl_h##*/} ;;
+		esac
+	done
+	disk=""
+	if [ -n "$host" ] && gl_wait_disk; then
+		disk=$GL_DISK
+	fi
+	log=$(gl_klog | sed 's/^\[[ 0-9.]*\] //')
+	return $rc
+}
+
+# gl_readback DISK MIB AT: MIB MiB of random data written to DISK with
+# direct I/O in 1 MiB requests (chained SGLs) at AT MiB, read back the
+# same way and compared; status 0 if equal
+gl_readback() {
+	[ -n "$1" ] || return 1
+	/bin/busybox dd if=/dev/urandom of=/tmp/gl.pat bs=1M count="$2" 2>/dev/null
+	/bin/busybox dd if=/tmp/gl.pat of="/dev/$1" bs=1M seek="$3" oflag=direct \
+		conv=notrunc 2>/dev/null
+	/bin/busybox dd if="/dev/$1" of=/tmp/gl.back bs=1M count="$2" skip="$3" \
+		iflag=direct 2>/dev/null
+	/bin/busybox cmp -s /tmp/gl.pat /tmp/gl.back
+	gl_rc=$?
+	rm -f /tmp/gl.pat /tmp/gl.back
+	return $gl_rc
+}
+
 # gl_wait_disk: wait up to 60 s for the SCSI disks the host put behind
 # the HBA (hbatest.disks= on the command line, default 1; a host scans
 # asynchronously); the last one's name in GL_DISK, status 0 once all are
