@@ -67,9 +67,9 @@ static size_t ioc1(SAS3008State *s, uint32_t addr, uint8_t *p,
 static size_t ioc8(SAS3008State *s, uint32_t addr, uint8_t *p,
                    uint16_t *status)
 {
-    p[IOCP8_NUM_DEVS_PER_ENCLOSURE] = NUM_PHYS;
+    p[IOCP8_NUM_DEVS_PER_ENCLOSURE] = sas3008_max_disks(s);
     stw_le_p(p + IOCP8_MAX_PERSISTENT_ENTRIES, 128);
-    stw_le_p(p + IOCP8_MAX_NUM_PHYSICAL_MAPPED_IDS, NUM_PHYS);
+    stw_le_p(p + IOCP8_MAX_NUM_PHYSICAL_MAPPED_IDS, sas3008_max_disks(s));
     return IOCP8_SIZE;
 }
 
@@ -102,6 +102,15 @@ static size_t io_unit8(SAS3008State *s, uint32_t addr, uint8_t *p,
     return IOUP8_SIZE;
 }
 
+/* What the HBA's @phy is attached to: the expander, a disk or nothing */
+static uint16_t sas3008_phy_attached(SAS3008State *s, int phy)
+{
+    if (s->expander) {
+        return EXP_DEV_HANDLE;
+    }
+    return sas3008_disk(s, phy) ? sas3008_disk_handle(s, phy) : 0;
+}
+
 static size_t sas_io_unit0(SAS3008State *s, uint32_t addr, uint8_t *p,
                            uint16_t *status)
 {
@@ -110,13 +119,12 @@ static size_t sas_io_unit0(SAS3008State *s, uint32_t addr, uint8_t *p,
     p[SASIOUP0_NUM_PHYS] = NUM_PHYS;
     for (phy = 0; phy < NUM_PHYS; phy++) {
         uint8_t *d = p + SASIOUP0_PHY_DATA + phy * SASIOUP0_PHY_SIZE;
-        bool att = sas3008_phy_dev(s, phy) != NULL;
+        uint16_t att = sas3008_phy_attached(s, phy);
 
         d[SASIOUP0_PHY_PORT] = 0;
         d[SASIOUP0_PHY_NEGOTIATED_LINK_RATE] = att ? LINK_RATE_NEGOTIATED : 0;
         stl_le_p(d + SASIOUP0_PHY_CONTROLLER_DEVICE_INFO, HBA_DEVICE_INFO);
-        stw_le_p(d + SASIOUP0_PHY_ATTACHED_DEV_HANDLE,
-                 att ? FIRST_DEV_HANDLE + phy : 0);
+        stw_le_p(d + SASIOUP0_PHY_ATTACHED_DEV_HANDLE, att);
         stw_le_p(d + SASIOUP0_PHY_CONTROLLER_DEV_HANDLE, HBA_DEV_HANDLE);
     }
     return SASIOUP0_PHY_DATA + NUM_PHYS * SASIOUP0_PHY_SIZE;
@@ -140,21 +148,34 @@ static size_t sas_io_unit1(SAS3008State *s, uint32_t addr, uint8_t *p,
     return SASIOUP1_PHY_DATA + NUM_PHYS * SASIOUP1_PHY_SIZE;
 }
 
-/* The controller itself, or the disk of a phy */
+/*
+ * The handle after @handle (PGAD_GET_NEXT_FIRST: the first) of the
+ * expander or a disk, or 0
+ */
+static uint16_t sas3008_next_handle(SAS3008State *s, uint16_t handle)
+{
+    uint16_t h = handle == PGAD_GET_NEXT_FIRST ? FIRST_DEV_HANDLE :
+                 handle + 1;
+
+    for (; h < sas3008_disk_handle(s, sas3008_max_disks(s)); h++) {
+        if ((s->expander && h == EXP_DEV_HANDLE) ||
+            sas3008_handle_dev(s, h)) {
+            return h;
+        }
+    }
+    return 0;
+}
+
+/* The controller itself, the expander, or a disk */
 static size_t sas_device0(SAS3008State *s, uint32_t addr, uint8_t *p,
                           uint16_t *status)
 {
     uint16_t handle = addr & PGAD_HANDLE_MASK;
     uint32_t form = addr & PGAD_FORM_MASK;
-    int phy;
+    int id;
 
     if (form == SAS_DEVICE_PGAD_FORM_GET_NEXT_HANDLE) {
-        handle = handle == PGAD_GET_NEXT_FIRST ? FIRST_DEV_HANDLE :
-                 handle + 1;
-        while (handle < FIRST_DEV_HANDLE + NUM_PHYS &&
-               !sas3008_handle_dev(s, handle)) {
-            handle++;
-        }
+        handle = sas3008_next_handle(s, handle);
     } else if (form != SAS_DEVICE_PGAD_FORM_HANDLE) {
         *status = ST_INVALID_FIELD;
         return 0;
@@ -168,23 +189,38 @@ static size_t sas_device0(SAS3008State *s, uint32_t addr, uint8_t *p,
         stq_le_p(p + SASDEVP0_DEVICE_NAME, s->sas_addr);
         return SASDEVP0_SIZE;
     }
+    if (s->expander && handle == EXP_DEV_HANDLE) {
+        /* on the wide port of the HBA's phys, from its phy 0 */
+        stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
+        stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas3008_exp_sas_addr(s));
+        stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE, HBA_DEV_HANDLE);
+        stw_le_p(p + SASDEVP0_DEV_HANDLE, EXP_DEV_HANDLE);
+        p[SASDEVP0_ATTACHED_PHY_IDENTIFIER] = EXP_DISKS;
+        stl_le_p(p + SASDEVP0_DEVICE_INFO, EXP_DEVICE_INFO);
+        stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
+        p[SASDEVP0_MAX_PORT_CONNECTIONS] = NUM_PHYS;
+        stq_le_p(p + SASDEVP0_DEVICE_NAME, sas3008_exp_sas_addr(s));
+        return SASDEVP0_SIZE;
+    }
     if (!sas3008_handle_dev(s, handle)) {
         return 0;
     }
-    phy = handle - FIRST_DEV_HANDLE;
-    stw_le_p(p + SASDEVP0_SLOT, phy);
+    id = handle - sas3008_disk_handle(s, 0);
+    stw_le_p(p + SASDEVP0_SLOT, id);
     stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
-    stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas3008_dev_sas_addr(s, phy));
-    stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE, HBA_DEV_HANDLE);
-    p[SASDEVP0_PHY_NUM] = phy;
+    stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas3008_dev_sas_addr(s, id));
+    stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE,
+             s->expander ? EXP_DEV_HANDLE : HBA_DEV_HANDLE);
+    p[SASDEVP0_PHY_NUM] = id;
     p[SASDEVP0_ACCESS_STATUS] = SASDEVP0_ACCESS_OK;
     stw_le_p(p + SASDEVP0_DEV_HANDLE, handle);
     p[SASDEVP0_ATTACHED_PHY_IDENTIFIER] = 0;
-    stl_le_p(p + SASDEVP0_DEVICE_INFO, DISK_DEVICE_INFO);
+    stl_le_p(p + SASDEVP0_DEVICE_INFO, DISK_DEVICE_INFO |
+             (s->expander ? 0 : DEVINFO_DIRECT_ATTACH));
     stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
     p[SASDEVP0_PHYSICAL_PORT] = 0;
     p[SASDEVP0_MAX_PORT_CONNECTIONS] = 1;
-    stq_le_p(p + SASDEVP0_DEVICE_NAME, sas3008_dev_sas_addr(s, phy));
+    stq_le_p(p + SASDEVP0_DEVICE_NAME, sas3008_dev_sas_addr(s, id));
     return SASDEVP0_SIZE;
 }
 
@@ -198,8 +234,11 @@ static size_t sas_phy0(SAS3008State *s, uint32_t addr, uint8_t *p,
         return 0;
     }
     stw_le_p(p + SASPHYP0_OWNER_DEV_HANDLE, HBA_DEV_HANDLE);
-    if (sas3008_phy_dev(s, phy)) {
-        stw_le_p(p + SASPHYP0_ATTACHED_DEV_HANDLE, FIRST_DEV_HANDLE + phy);
+    if (sas3008_phy_attached(s, phy)) {
+        stw_le_p(p + SASPHYP0_ATTACHED_DEV_HANDLE,
+                 sas3008_phy_attached(s, phy));
+        p[SASPHYP0_ATTACHED_PHY_IDENTIFIER] = s->expander ?
+                                              EXP_DISKS + phy : 0;
         p[SASPHYP0_NEGOTIATED_LINK_RATE] = LINK_RATE_NEGOTIATED;
     }
     p[SASPHYP0_PROGRAMMED_LINK_RATE] = LINK_RATE_MAX_MIN;
@@ -220,8 +259,62 @@ static size_t enclosure0(SAS3008State *s, uint32_t addr, uint8_t *p,
     }
     stq_le_p(p + ENCLP0_ENCLOSURE_LOGICAL_ID, s->sas_addr);
     stw_le_p(p + ENCLP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
-    stw_le_p(p + ENCLP0_NUM_SLOTS, NUM_PHYS);
+    stw_le_p(p + ENCLP0_NUM_SLOTS, sas3008_max_disks(s));
     return ENCLP0_SIZE;
+}
+
+/* The expander, by handle or the one after 0xffff (expander=on) */
+static size_t expander0(SAS3008State *s, uint32_t addr, uint8_t *p,
+                        uint16_t *status)
+{
+    uint16_t handle = addr & PGAD_HANDLE_MASK;
+    uint32_t form = addr & PGAD_FORM_MASK;
+
+    if (!s->expander ||
+        !((form == SAS_EXPAND_PGAD_FORM_GET_NEXT_HNDL &&
+           handle == PGAD_GET_NEXT_FIRST) ||
+          (form == SAS_EXPAND_PGAD_FORM_HNDL && handle == EXP_DEV_HANDLE))) {
+        return 0;
+    }
+    p[EXPP0_PHYSICAL_PORT] = 0;
+    stw_le_p(p + EXPP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
+    stq_le_p(p + EXPP0_SAS_ADDRESS, sas3008_exp_sas_addr(s));
+    stw_le_p(p + EXPP0_DEV_HANDLE, EXP_DEV_HANDLE);
+    stw_le_p(p + EXPP0_PARENT_DEV_HANDLE, HBA_DEV_HANDLE);
+    p[EXPP0_NUM_PHYS] = EXP_NUM_PHYS;
+    return EXPP0_SIZE;
+}
+
+/* A phy of the expander: a disk's, or one of the wide port to the HBA */
+static size_t expander1(SAS3008State *s, uint32_t addr, uint8_t *p,
+                        uint16_t *status)
+{
+    int phy = addr >> SAS_EXPAND_PGAD_PHYNUM_SHIFT &
+              SAS_EXPAND_PGAD_PHYNUM_MASK;
+
+    if (!s->expander || (addr & PGAD_FORM_MASK) !=
+        SAS_EXPAND_PGAD_FORM_HNDL_PHY_NUM ||
+        (addr & PGAD_HANDLE_MASK) != EXP_DEV_HANDLE || phy >= EXP_NUM_PHYS) {
+        return 0;
+    }
+    p[EXPP1_PHYSICAL_PORT] = 0;
+    p[EXPP1_NUM_PHYS] = EXP_NUM_PHYS;
+    p[EXPP1_PHY] = phy;
+    p[EXPP1_PROGRAMMED_LINK_RATE] = LINK_RATE_MAX_MIN;
+    p[EXPP1_HW_LINK_RATE] = LINK_RATE_MAX_MIN;
+    stw_le_p(p + EXPP1_EXPANDER_DEV_HANDLE, EXP_DEV_HANDLE);
+    p[EXPP1_PHY_IDENTIFIER] = phy;
+    if (phy >= EXP_DISKS) {
+        stw_le_p(p + EXPP1_ATTACHED_DEV_HANDLE, HBA_DEV_HANDLE);
+        stl_le_p(p + EXPP1_ATTACHED_DEVICE_INFO, HBA_DEVICE_INFO);
+        p[EXPP1_ATTACHED_PHY_IDENTIFIER] = phy - EXP_DISKS;
+        p[EXPP1_NEGOTIATED_LINK_RATE] = LINK_RATE_NEGOTIATED;
+    } else if (sas3008_disk(s, phy)) {
+        stw_le_p(p + EXPP1_ATTACHED_DEV_HANDLE, sas3008_disk_handle(s, phy));
+        stl_le_p(p + EXPP1_ATTACHED_DEVICE_INFO, DISK_DEVICE_INFO);
+        p[EXPP1_NEGOTIATED_LINK_RATE] = LINK_RATE_NEGOTIATED;
+    }
+    return EXPP1_SIZE;
 }
 
 static const struct {
@@ -240,6 +333,8 @@ static const struct {
     { PAGETYPE_IO_UNIT, 0, 8, 0x00, io_unit8 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 0, 0x05, sas_io_unit0 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 1, 0x09, sas_io_unit1 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_EXPANDER, 0, 0x06, expander0 },
+    { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_EXPANDER, 1, 0x02, expander1 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_DEVICE, 0, 0x09, sas_device0 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_PHY, 0, 0x03, sas_phy0 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_ENCLOSURE, 0, 0x04, enclosure0 },
@@ -372,6 +467,10 @@ void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
             break;
         case EXTPAGETYPE_ENCLOSURE:
             addr = SAS_ENCLOS_PGAD_FORM_HANDLE | ENCL_HANDLE;
+            break;
+        case EXTPAGETYPE_SAS_EXPANDER:
+            addr = (num ? SAS_EXPAND_PGAD_FORM_HNDL_PHY_NUM :
+                    SAS_EXPAND_PGAD_FORM_HNDL) | EXP_DEV_HANDLE;
             break;
         }
     }

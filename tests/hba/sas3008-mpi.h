@@ -79,6 +79,7 @@
 #define FN_EVENT_NOTIFICATION   0x07
 #define FN_EVENT_ACK            0x08
 #define FN_FW_UPLOAD            0x12
+#define FN_SMP_PASSTHROUGH      0x1a
 #define FN_SAS_IO_UNIT_CONTROL  0x1b
 #define FN_IOC_MSG_UNIT_RESET   0x40
 #define FN_HANDSHAKE            0x42
@@ -97,6 +98,7 @@
 #define ST_SCSI_DATA_UNDERRUN   0x0045
 #define ST_SCSI_TASK_TERMINATED 0x0048
 #define ST_SCSI_IOC_TERMINATED  0x004b
+#define ST_SAS_SMP_REQUEST_FAILED 0x0090
 
 /*
  * Request descriptor (low dword: RequestFlags, MSIxIndex, SMID) and reply
@@ -303,6 +305,7 @@
 #define PAGETYPE_MANUFACTURING  0x09
 #define PAGETYPE_EXTENDED       0x0f
 #define EXTPAGETYPE_SAS_IO_UNIT 0x10
+#define EXTPAGETYPE_SAS_EXPANDER 0x11
 #define EXTPAGETYPE_SAS_DEVICE  0x12
 #define EXTPAGETYPE_SAS_PHY     0x13
 #define EXTPAGETYPE_ENCLOSURE   0x15
@@ -316,6 +319,11 @@
 #define SAS_PHY_PGAD_FORM_PHY_NUMBER 0x00000000
 #define SAS_ENCLOS_PGAD_FORM_GET_NEXT_HANDLE 0x00000000
 #define SAS_ENCLOS_PGAD_FORM_HANDLE 0x10000000
+#define SAS_EXPAND_PGAD_FORM_GET_NEXT_HNDL 0x00000000
+#define SAS_EXPAND_PGAD_FORM_HNDL_PHY_NUM 0x10000000
+#define SAS_EXPAND_PGAD_FORM_HNDL 0x20000000
+#define SAS_EXPAND_PGAD_PHYNUM_SHIFT 16
+#define SAS_EXPAND_PGAD_PHYNUM_MASK 0xff
 #define PGAD_GET_NEXT_FIRST     0xffff  /* "from the start" */
 
 /* Manufacturing pages 0 and 11 (Mpi2ManufacturingPage0_t, ...11_t) */
@@ -393,6 +401,7 @@
 #define SASPHYP0_SIZE           0x24
 #define SASPHYP0_OWNER_DEV_HANDLE 0x08
 #define SASPHYP0_ATTACHED_DEV_HANDLE 0x0c
+#define SASPHYP0_ATTACHED_PHY_IDENTIFIER 0x0e
 #define SASPHYP0_PROGRAMMED_LINK_RATE 0x14
 #define SASPHYP0_HW_LINK_RATE   0x15
 #define SASPHYP0_NEGOTIATED_LINK_RATE 0x1c
@@ -434,6 +443,49 @@
 #define EVENCL_PHY_BITS         0x10
 #define EVENCL_RC_ADDED         0x01
 
+/* SAS expander page 0 (Mpi2ExpanderPage0_t) */
+#define EXPP0_SIZE              0x3c
+#define EXPP0_PHYSICAL_PORT     0x08
+#define EXPP0_ENCLOSURE_HANDLE  0x0a
+#define EXPP0_SAS_ADDRESS       0x0c
+#define EXPP0_DEV_HANDLE        0x18
+#define EXPP0_PARENT_DEV_HANDLE 0x1a
+#define EXPP0_NUM_PHYS          0x20
+
+/* SAS expander page 1, one phy (Mpi2ExpanderPage1_t) */
+#define EXPP1_SIZE              0x2c
+#define EXPP1_PHYSICAL_PORT     0x08
+#define EXPP1_NUM_PHYS          0x0c
+#define EXPP1_PHY               0x0d
+#define EXPP1_PROGRAMMED_LINK_RATE 0x10
+#define EXPP1_HW_LINK_RATE      0x11
+#define EXPP1_ATTACHED_DEV_HANDLE 0x12
+#define EXPP1_ATTACHED_DEVICE_INFO 0x18
+#define EXPP1_EXPANDER_DEV_HANDLE 0x1c
+#define EXPP1_NEGOTIATED_LINK_RATE 0x1f
+#define EXPP1_PHY_IDENTIFIER    0x20
+#define EXPP1_ATTACHED_PHY_IDENTIFIER 0x21
+
+/* SMP passthrough (Mpi2SmpPassthroughRequest_t, ..Reply_t) */
+#define SMPPT_REQUEST_DATA_LENGTH 0x04
+#define SMPPT_SAS_ADDRESS       0x10
+#define SMPPT_SGL               0x20
+#define SMPPT_RESPONSE_DATA_LENGTH 0x04 /* reply */
+#define SMPPT_SAS_STATUS        0x0d    /* reply */
+#define SMPPT_REPLY_SIZE        0x1c
+/* SMP frames (SAS-2): REPORT MANUFACTURER INFORMATION, its response */
+#define SMP_FRAME_REQUEST       0x40
+#define SMP_FRAME_RESPONSE      0x41
+#define SMP_FN_REPORT_MANUFACTURER_INFO 0x01
+#define SMP_RESULT_ACCEPTED     0x00
+#define SMP_RESULT_UNKNOWN_FUNCTION 0x01
+#define SMP_RMI_LENGTH          60      /* without the CRC, as mpt3sas reads it */
+#define SMP_RMI_RESPONSE_LENGTH 3       /* byte 3: dwords after the header */
+#define SMP_RMI_SAS11_FORMAT    8       /* byte 8 bit 0 */
+#define SMP_RMI_VENDOR          12
+#define SMP_RMI_PRODUCT         20
+#define SMP_RMI_REVISION        36
+
 /* Topology change list (Mpi2EventDataSasTopologyChangeList_t) */
 #define EVTOPO_ENCLOSURE_HANDLE 0x00
 #define EVTOPO_EXPANDER_DEV_HANDLE 0x02
@@ -451,6 +503,7 @@
 #define EVTOPO_RC_TARG_ADDED    0x01
 #define EVTOPO_RC_TARG_NOT_RESPONDING 0x02
 #define EVTOPO_RC_NO_CHANGE     0x04
+#define EVTOPO_ES_ADDED         0x01
 
 /* SAS device info bits and link rates */
 #define DEVINFO_SSP_TARGET      0x00000400
@@ -458,6 +511,8 @@
 #define DEVINFO_STP_INITIATOR   0x00000020
 #define DEVINFO_SMP_INITIATOR   0x00000010
 #define DEVINFO_DIRECT_ATTACH   0x00000800
+#define DEVINFO_SMP_TARGET      0x00000100
+#define DEVINFO_EDGE_EXPANDER   0x00000002
 #define DEVINFO_END_DEVICE      0x00000001
 #define LINK_RATE_1_5           0x08
 #define LINK_RATE_12_0          0x0b

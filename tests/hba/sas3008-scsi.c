@@ -533,7 +533,7 @@ static void sas3008_request_cancelled(SCSIRequest *sreq)
 
 const struct SCSIBusInfo sas3008_scsi_info = {
     .tcq = true,
-    .max_target = NUM_PHYS - 1,
+    .max_target = EXP_DISKS - 1,     /* the expander's; NUM_PHYS without */
     .max_lun = 0,
     .get_sg_list = sas3008_get_sg_list,
     .complete = sas3008_command_complete,

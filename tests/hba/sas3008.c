@@ -11,7 +11,9 @@
  * enable with the SAS topology of the attached disks, task management and
  * SCSI IO with IEEE scatter gather lists and chain elements.  The disks are
  * ordinary scsi-hd devices on the adapter's bus, one per phy (scsi-id =
- * phy number, LUN 0).
+ * phy number, LUN 0); with expander=on, up to 32 behind an edge expander
+ * on a wide port of the HBA's 8 phys, which answers SMP REPORT
+ * MANUFACTURER INFORMATION.
  *
  * The types sas2008 and sas2308 are MPI 2.0 SAS2 chips, a SAS 9211-8i
  * (1000:0072) and 9207-8i (1000:0087), which the driver attaches through
@@ -46,13 +48,24 @@
 #include "sas3008.h"
 
 /**
- * sas3008_phy_dev: the disk on @phy, if any.
+ * sas3008_disk: the disk of scsi-id @id (on that phy of the HBA, or of
+ * the expander), if any.
  * @s: the HBA
- * @phy: the phy number (the disk's scsi-id)
+ * @id: the scsi-id
  */
-SCSIDevice *sas3008_phy_dev(SAS3008State *s, int phy)
+SCSIDevice *sas3008_disk(SAS3008State *s, int id)
 {
-    return scsi_device_find(&s->bus, 0, phy, 0);
+    SCSIDevice *d;
+
+    if (id < 0 || id >= sas3008_max_disks(s)) {
+        return NULL;
+    }
+    d = scsi_device_find(&s->bus, 0, id, 0);
+    /* scsi_device_find falls back to another LUN of the target */
+    if (d && (d->id != id || d->lun != 0)) {
+        return NULL;
+    }
+    return d;
 }
 
 /**
@@ -62,27 +75,17 @@ SCSIDevice *sas3008_phy_dev(SAS3008State *s, int phy)
  */
 SCSIDevice *sas3008_handle_dev(SAS3008State *s, uint16_t handle)
 {
-    SCSIDevice *d;
-
-    if (handle < FIRST_DEV_HANDLE || handle >= FIRST_DEV_HANDLE + NUM_PHYS) {
-        return NULL;
-    }
-    d = sas3008_phy_dev(s, handle - FIRST_DEV_HANDLE);
-    /* scsi_device_find falls back to another LUN of the target */
-    if (d && (d->id != handle - FIRST_DEV_HANDLE || d->lun != 0)) {
-        return NULL;
-    }
-    return d;
+    return sas3008_disk(s, handle - sas3008_disk_handle(s, 0));
 }
 
 /**
- * sas3008_dev_sas_addr: the SAS address of the disk on @phy.
+ * sas3008_dev_sas_addr: the SAS address of the disk of scsi-id @id.
  * @s: the HBA
- * @phy: the phy number
+ * @id: the scsi-id
  */
-uint64_t sas3008_dev_sas_addr(SAS3008State *s, int phy)
+uint64_t sas3008_dev_sas_addr(SAS3008State *s, int id)
 {
-    return (s->sas_addr & ~0xffffffULL) + 0x100000 + phy;
+    return (s->sas_addr & ~0xffffffULL) + 0x100000 + id;
 }
 
 /**
@@ -754,58 +757,121 @@ static void sas3008_enclosure_event(SAS3008State *s)
     stw_le_p(d + EVENCL_ENCLOSURE_HANDLE, ENCL_HANDLE);
     d[EVENCL_REASON_CODE] = EVENCL_RC_ADDED;
     stq_le_p(d + EVENCL_ENCLOSURE_LOGICAL_ID, s->sas_addr);
-    stw_le_p(d + EVENCL_NUM_SLOTS, NUM_PHYS);
+    stw_le_p(d + EVENCL_NUM_SLOTS, sas3008_max_disks(s));
     stl_le_p(d + EVENCL_PHY_BITS, (1u << NUM_PHYS) - 1);
     sas3008_event(s, EV_SAS_ENCL_DEVICE_STATUS_CHANGE, d, sizeof(d));
 }
 
-/* A topology change list of the HBA's own phys: every phy with a disk. */
-static void sas3008_topology_event(SAS3008State *s, int only_phy, bool added)
+/*
+ * Topology change lists of the disks' phys, the HBA's or the expander's,
+ * each list of the phys from one disk to another that one reply frame
+ * holds.  Each of the expander's says it was added: the driver adds it
+ * at the first and knows it at the others.  The HBA's phys to the
+ * expander are in no list: mpt3sas 54.100 retries a list whose target it
+ * cannot add as a disk, forever; it finds them in SAS PHY page 0.
+ */
+static void sas3008_topology_event(SAS3008State *s)
 {
-    uint8_t d[EVTOPO_PHY + NUM_PHYS * EVTOPO_PHY_SIZE] = { 0 };
-    int phy, n = 0, start = -1;
+    int room = (MIN(s->reply_frame_size * 4, REPLY_MAX) -
+                EVREPLY_EVENT_DATA - EVTOPO_PHY) / EVTOPO_PHY_SIZE;
+    int first = 0, last, id;
+    uint8_t d[REPLY_MAX];
 
-    for (phy = 0; phy < NUM_PHYS; phy++) {
-        if (only_phy >= 0 && phy != only_phy) {
-            continue;
+    for (;;) {
+        while (first < sas3008_max_disks(s) && !sas3008_disk(s, first)) {
+            first++;
         }
-        if (added && !sas3008_phy_dev(s, phy)) {
-            continue;
+        if (first == sas3008_max_disks(s)) {
+            return;
         }
-        if (start < 0) {
-            start = phy;
+        last = first;
+        for (id = first; id < MIN(first + room, sas3008_max_disks(s)); id++) {
+            if (sas3008_disk(s, id)) {
+                last = id;
+            }
         }
-        /* entries are for consecutive phys from StartPhyNum */
-        n = phy - start + 1;
-    }
-    if (start < 0) {
-        return;
-    }
-    stw_le_p(d + EVTOPO_ENCLOSURE_HANDLE, ENCL_HANDLE);
-    /* no expander: the HBA's phys */
-    stw_le_p(d + EVTOPO_EXPANDER_DEV_HANDLE, 0);
-    d[EVTOPO_NUM_PHYS] = NUM_PHYS;
-    d[EVTOPO_NUM_ENTRIES] = n;
-    d[EVTOPO_START_PHY_NUM] = start;
-    d[EVTOPO_EXP_STATUS] = 0;
-    d[EVTOPO_PHYSICAL_PORT] = 0;
-    for (phy = start; phy < start + n; phy++) {
-        uint8_t *e = d + EVTOPO_PHY + (phy - start) * EVTOPO_PHY_SIZE;
+        memset(d, 0, sizeof(d));
+        stw_le_p(d + EVTOPO_ENCLOSURE_HANDLE, ENCL_HANDLE);
+        if (s->expander) {
+            stw_le_p(d + EVTOPO_EXPANDER_DEV_HANDLE, EXP_DEV_HANDLE);
+            d[EVTOPO_NUM_PHYS] = EXP_NUM_PHYS;
+            d[EVTOPO_EXP_STATUS] = EVTOPO_ES_ADDED;
+        } else {
+            d[EVTOPO_NUM_PHYS] = NUM_PHYS;
+        }
+        d[EVTOPO_NUM_ENTRIES] = last - first + 1;
+        d[EVTOPO_START_PHY_NUM] = first;
+        d[EVTOPO_PHYSICAL_PORT] = 0;
+        for (id = first; id <= last; id++) {
+            uint8_t *e = d + EVTOPO_PHY + (id - first) * EVTOPO_PHY_SIZE;
 
-        if (added && !sas3008_phy_dev(s, phy)) {
-            e[EVTOPO_PHY_STATUS] = EVTOPO_PHYSTATUS_VACANT |
-                                   EVTOPO_RC_NO_CHANGE;
-            continue;
+            if (!sas3008_disk(s, id)) {
+                e[EVTOPO_PHY_STATUS] = EVTOPO_PHYSTATUS_VACANT |
+                                       EVTOPO_RC_NO_CHANGE;
+                continue;
+            }
+            stw_le_p(e + EVTOPO_PHY_ATTACHED_DEV_HANDLE,
+                     sas3008_disk_handle(s, id));
+            e[EVTOPO_PHY_LINK_RATE] = LINK_RATE_12_0 << LINK_RATE_SHIFT;
+            e[EVTOPO_PHY_STATUS] = EVTOPO_RC_TARG_ADDED;
         }
-        stw_le_p(e + EVTOPO_PHY_ATTACHED_DEV_HANDLE, FIRST_DEV_HANDLE + phy);
-        e[EVTOPO_PHY_LINK_RATE] = added ?
-                                  LINK_RATE_12_0 << LINK_RATE_SHIFT :
-                                  LINK_RATE_12_0;
-        e[EVTOPO_PHY_STATUS] = added ? EVTOPO_RC_TARG_ADDED :
-                               EVTOPO_RC_TARG_NOT_RESPONDING;
+        sas3008_event(s, EV_SAS_TOPOLOGY_CHANGE_LIST, d,
+                      EVTOPO_PHY + (last - first + 1) * EVTOPO_PHY_SIZE);
+        first = last + 1;
     }
-    sas3008_event(s, EV_SAS_TOPOLOGY_CHANGE_LIST, d,
-                  EVTOPO_PHY + n * EVTOPO_PHY_SIZE);
+}
+
+/**
+ * sas3008_smp_passthrough: an SMP request to the expander.  It knows
+ * REPORT MANUFACTURER INFORMATION, which mpt3sas sends as it adds the
+ * expander (to fill in its vendor in sysfs); any other function is
+ * unknown to it.
+ * @s: the HBA
+ * @smid: the request's SMID
+ * @msix: the reply queue
+ * @req: the request frame
+ */
+static void sas3008_smp_passthrough(SAS3008State *s, uint16_t smid,
+                                    uint8_t msix, const uint8_t *req)
+{
+    /* the request's data out and data in: two IEEE simple elements */
+    const uint8_t *out = req + SMPPT_SGL, *in = out + IEEE_SGE_SIZE;
+    uint8_t reply[SMPPT_REPLY_SIZE], rq[4] = { 0 }, rsp[SMP_RMI_LENGTH];
+    uint16_t status = ST_SUCCESS;
+    uint32_t rsp_len = 0;
+
+    memset(rsp, 0, sizeof(rsp));
+    if (!s->expander ||
+        ldq_le_p(req + SMPPT_SAS_ADDRESS) != sas3008_exp_sas_addr(s)) {
+        status = ST_SAS_SMP_REQUEST_FAILED;
+    } else if ((out[IEEE_SGE_FLAGS] | in[IEEE_SGE_FLAGS]) & IEEE_FLAGS_CHAIN ||
+               !(in[IEEE_SGE_FLAGS] & IEEE_FLAGS_END_OF_LIST) ||
+               ldl_le_p(out + IEEE_SGE_LENGTH) < sizeof(rq)) {
+        status = ST_INVALID_SGL;
+    } else {
+        pci_dma_read(&s->dev, ldq_le_p(out + IEEE_SGE_ADDRESS), rq,
+                     sizeof(rq));
+        rsp[0] = SMP_FRAME_RESPONSE;
+        rsp[1] = rq[1];
+        if (rq[0] == SMP_FRAME_REQUEST &&
+            rq[1] == SMP_FN_REPORT_MANUFACTURER_INFO) {
+            rsp[2] = SMP_RESULT_ACCEPTED;
+            rsp[SMP_RMI_RESPONSE_LENGTH] = (SMP_RMI_LENGTH - 4) / 4;
+            memcpy(rsp + SMP_RMI_VENDOR, "LSI     ", 8);
+            memcpy(rsp + SMP_RMI_PRODUCT, "SAS3x40         ", 16);
+            memcpy(rsp + SMP_RMI_REVISION, "0601", 4);
+            rsp_len = SMP_RMI_LENGTH;
+        } else {
+            rsp[2] = SMP_RESULT_UNKNOWN_FUNCTION;
+            rsp_len = 4;
+        }
+        pci_dma_write(&s->dev, ldq_le_p(in + IEEE_SGE_ADDRESS), rsp,
+                      MIN(rsp_len, ldl_le_p(in + IEEE_SGE_LENGTH)));
+    }
+    trace_sas3008_smp(rq[1], status);
+    sas3008_reply_header(reply, req, sizeof(reply), status);
+    stw_le_p(reply + SMPPT_RESPONSE_DATA_LENGTH, rsp_len);
+    sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
 /**
@@ -821,7 +887,7 @@ static void sas3008_port_enable(SAS3008State *s, uint16_t smid, uint8_t msix,
 {
     sas3008_discovery_event(s, true);
     sas3008_enclosure_event(s);
-    sas3008_topology_event(s, -1, true);
+    sas3008_topology_event(s);
     sas3008_discovery_event(s, false);
     sas3008_simple_reply(s, smid, msix, req, ST_SUCCESS);
 }
@@ -937,6 +1003,7 @@ static SAS3008Function *const sas3008_functions[] = {
     [FN_EVENT_NOTIFICATION] = sas3008_event_notification,
     [FN_EVENT_ACK] = sas3008_accept,
     [FN_FW_UPLOAD] = sas3008_fw_upload,
+    [FN_SMP_PASSTHROUGH] = sas3008_smp_passthrough,
     [FN_SAS_IO_UNIT_CONTROL] = sas3008_accept,
 };
 
@@ -1262,6 +1329,10 @@ static void sas3008_realize(PCIDevice *dev, Error **errp)
         error_setg(errp, "request and reply frames are 128 bytes at most");
         return;
     }
+    if (s->expander && (chip->mpi2 || chip->mcpu)) {
+        error_setg(errp, "expander=on: the sas3008 type only");
+        return;
+    }
     if (!sas3008_test_realize(s, errp)) {
         return;
     }
@@ -1336,6 +1407,7 @@ static const VMStateDescription vmstate_sas3008 = {
 static Property sas3008_properties[] = {
     DEFINE_PROP_UINT64("sas_address", SAS3008State, sas_addr, 0),
     DEFINE_PROP_BOOL("msix", SAS3008State, use_msix, true),
+    DEFINE_PROP_BOOL("expander", SAS3008State, expander, false),
     DEFINE_PROP_UINT32("msix_vectors", SAS3008State, msix_vectors, PROP_CHIP),
     DEFINE_PROP_UINT32("request_credit", SAS3008State, request_credit,
                        PROP_CHIP),

@@ -78,17 +78,26 @@ struct SAS3008Class {
 /* a property's default: the chip's value */
 #define PROP_CHIP               UINT32_MAX
 
-/* The SAS topology: the HBA, its enclosure and a disk per phy */
+/*
+ * The SAS topology: the HBA and its enclosure, and a disk per phy; or
+ * (expander=on) an edge expander on a wide port of the HBA's phys, with
+ * a disk on each of its first EXP_DISKS phys and the HBA's on the rest.
+ * A disk's scsi-id is its phy's number.
+ */
 #define HBA_DEV_HANDLE          0x0001
 #define ENCL_HANDLE             0x0001
 #define FIRST_DEV_HANDLE        0x0009
 #define NUM_PHYS                8
+#define EXP_DEV_HANDLE          0x0009
+#define EXP_FIRST_DISK_HANDLE   0x000a
+#define EXP_DISKS               32
+#define EXP_NUM_PHYS            (EXP_DISKS + NUM_PHYS)
+#define EXP_DEVICE_INFO         (DEVINFO_EDGE_EXPANDER | DEVINFO_SMP_TARGET)
 #define IOC_TEMPERATURE_C       47      /* IO unit page 7: hbatest reads it */
 #define HBA_DEVICE_INFO         (DEVINFO_SSP_INITIATOR | \
                                  DEVINFO_STP_INITIATOR | \
                                  DEVINFO_SMP_INITIATOR | DEVINFO_END_DEVICE)
-#define DISK_DEVICE_INFO        (DEVINFO_SSP_TARGET | DEVINFO_DIRECT_ATTACH | \
-                                 DEVINFO_END_DEVICE)
+#define DISK_DEVICE_INFO        (DEVINFO_SSP_TARGET | DEVINFO_END_DEVICE)
 /* a phy's negotiated rate, and its max and min (12 and 1.5 Gb/s) */
 #define LINK_RATE_NEGOTIATED    (LINK_RATE_12_0 << LINK_RATE_SHIFT | \
                                  LINK_RATE_12_0)
@@ -164,6 +173,7 @@ struct SAS3008State {
     uint16_t max_reply_post_depth;
     uint32_t fw_version;
     bool use_msix;
+    bool expander;
 
     /* not MPI: the tests' hooks (sas3008-test.c) */
     uint64_t stall_lba;             /* hold the first READ of this LBA */
@@ -233,10 +243,26 @@ static inline const SAS3008Chip *sas3008_chip(SAS3008State *s)
     return SAS3008_GET_CLASS(s)->chip;
 }
 
+/* the disks' scsi-ids are 0 to this less one */
+static inline int sas3008_max_disks(SAS3008State *s)
+{
+    return s->expander ? EXP_DISKS : NUM_PHYS;
+}
+
+static inline uint16_t sas3008_disk_handle(SAS3008State *s, int id)
+{
+    return (s->expander ? EXP_FIRST_DISK_HANDLE : FIRST_DEV_HANDLE) + id;
+}
+
+static inline uint64_t sas3008_exp_sas_addr(SAS3008State *s)
+{
+    return (s->sas_addr & ~0xffffffULL) + 0x200000;
+}
+
 /* sas3008.c */
-SCSIDevice *sas3008_phy_dev(SAS3008State *s, int phy);
+SCSIDevice *sas3008_disk(SAS3008State *s, int id);
 SCSIDevice *sas3008_handle_dev(SAS3008State *s, uint16_t handle);
-uint64_t sas3008_dev_sas_addr(SAS3008State *s, int phy);
+uint64_t sas3008_dev_sas_addr(SAS3008State *s, int id);
 void sas3008_fault(SAS3008State *s, uint16_t code, const char *why);
 void sas3008_turbo_reply(SAS3008State *s, uint16_t smid, uint8_t msix);
 void sas3008_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
