@@ -95,6 +95,7 @@ configure() {
 		timeout=${timeout:-600}
 		rounds=${rounds:-main unplug mcpu sas2008 malformed}
 		plans[mcpu]="@hba 256 chainpool 4"
+		plans[disks]="@hba 256 chainpool 8 4"
 		plans[sas2]="@hba 256 chainpool 4"
 		plans[lying]="@hba-lying 16 $(lying_cases reduced)"
 		plans[unplug]="@hba-unplug 256 chainpool 2"
@@ -134,10 +135,11 @@ configure_full() {
 				done
 			done
 		done
-		rounds="$rounds unplug mcpu sas2008 sas2308 lying malformed"
+		rounds="$rounds disks32 unplug mcpu sas2008 sas2308 lying malformed"
 	fi
 	plans[mcpu]="@hba 256 chainpool 4
 @hba 256 dma_pool 4"
+	plans[disks]="@hba 256 chainpool 8 4"
 	plans[sas2]="@hba 16 chainpool 4
 @hba 128 chainpool 4
 @hba 256 chainpool 8
