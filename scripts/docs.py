@@ -545,7 +545,8 @@ TARGETS = [
     ("hbatest", "the full fault walk (tests/hba-alloc/run.sh), then "
      "every series, plain and behind the IOMMU, N = 16 to 2048 "
      "with each allocator, 50 cycles, the timing rounds on the SAS3008 and "
-     "a SAS2308, both SAS2 chips, every lying case"),
+     "a SAS2308, 32 disks behind an expander, both SAS2 chips, every "
+     "lying case"),
     ("reliability", "every reliability suite in full, on every series, "
      "plain and behind the IOMMU"),
     ("check-debug", "the debug kernel (KASAN, kmemleak, DMA_API_DEBUG, "
