@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 QDIR=$BUILD_ROOT/qemu
 # the source of the installed QEMU, whose firmware the guests boot with
 version=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
-	die "qemu-system-x86 is not installed (make deps)"
+	die "qemu-system-x86 is not installed (make deps-check)"
 upver=${version#*:}
 upver=${upver%-*}
 
