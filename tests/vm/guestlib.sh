@@ -354,32 +354,45 @@ gl_kmsg() {
 	printf '%.900s\n' "$1" > /dev/kmsg
 }
 
-# gl_hba_chip: the emulated HBA (tests/hba/sas3008.c) as the
-# driver sees it: GL_CHIP its name in the driver's log, GL_HBA its QEMU
-# type, GL_TMPL the host template, GL_PER_CHAIN the elements a 128-byte
-# chain segment holds besides its chain (IEEE or MPI 2.0 64-bit ones),
-# GL_IN_MAIN those of a request frame, GL_DEPTH the driver's scsiio_depth
-# from its IOC Facts (RequestCredit - HighPriorityCredit - 5; an MCPU
-# endpoint's less 10 internal SMIDs), GL_CFG its PCI config space (the
-# counters)
+# gl_hba_chip N: the emulated HBA (tests/hba/sas3008.c) as the driver
+# sees it at max_sgl_entries=N: GL_CHIP its name in the driver's log,
+# GL_HBA its QEMU type, GL_TMPL the host template, GL_CFG its PCI config
+# space (the counters), and the driver's arithmetic
+# (_base_allocate_memory_pools()) with its IOC Facts: GL_SGE the elements
+# per I/O, GL_PER_IO the chains per I/O, GL_CHAINS the chain buffers.
+# A 128-byte frame holds 1 simple element and a chain (an MCPU endpoint's
+# 3 32-bit ones), a 128-byte chain segment 7 IEEE elements (9 MPI 2.0
+# ones on a SAS2 chip, 15 on the MCPU endpoint) and a chain, at most 128
+# chains an I/O; N is 16 to 2048, 16 whatever N on the MCPU endpoint.
+# The chains are GL_PER_IO for each SCSI IO SMID: RequestCredit -
+# HighPriorityCredit - 5 (an MCPU endpoint's less 10 internal SMIDs),
+# 10240 - 133 = 10107 on the SAS3008: 373,959 chains at N = 256.
 # shellcheck disable=SC2034 # set for the guest scripts
 gl_hba_chip() {
-	GL_CHIP=LSISAS3008 GL_HBA=sas3008 GL_TMPL=mpt3sas GL_PER_CHAIN=7
-	GL_IN_MAIN=1 GL_DEPTH=10107 GL_CFG=""
+	GL_CHIP=LSISAS3008 GL_HBA=sas3008 GL_TMPL=mpt3sas GL_CFG=""
+	gl_per_chain=7 gl_in_main=1 gl_depth=10107 GL_SGE=$1
 	for gl_d in /sys/bus/pci/devices/*; do
 		[ "$(cat "$gl_d/vendor")" = 0x1000 ] || continue
 		case $(cat "$gl_d/device") in
 		0x0097) GL_CFG=$gl_d/config ;;
 		0x0072) GL_CHIP=LSISAS2008 GL_HBA=sas2008 GL_TMPL=mpt2sas
-			GL_PER_CHAIN=9 GL_DEPTH=3367 GL_CFG=$gl_d/config ;;
+			gl_per_chain=9 gl_depth=3367 GL_CFG=$gl_d/config ;;
 		0x0087) GL_CHIP=LSISAS2308 GL_HBA=sas2308 GL_TMPL=mpt2sas
-			GL_PER_CHAIN=9 GL_DEPTH=8059 GL_CFG=$gl_d/config ;;
+			gl_per_chain=9 gl_depth=8059 GL_CFG=$gl_d/config ;;
 		0x02b0) GL_CHIP=SWITCH_MPI_EP GL_HBA=mpi-switch-ep GL_TMPL=mpt2sas
-			GL_PER_CHAIN=15 GL_IN_MAIN=3 GL_DEPTH=22 GL_CFG=$gl_d/config ;;
+			gl_per_chain=15 gl_in_main=3 gl_depth=22 GL_SGE=16
+			GL_CFG=$gl_d/config ;;
 		esac
 	done
+	[ "$GL_SGE" -lt 16 ] && GL_SGE=16
+	[ "$GL_SGE" -gt 2048 ] && GL_SGE=2048
+	GL_PER_IO=$(((GL_SGE - gl_in_main) / gl_per_chain + 1))
+	if [ "$GL_PER_IO" -gt 128 ]; then
+		GL_PER_IO=128
+		GL_SGE=$((gl_in_main + gl_per_chain * 128))
+	fi
+	GL_CHAINS=$((GL_PER_IO * gl_depth))
 }
-
 
 # gl_attach MODULE PARAM...: insmod MODULE (mpt3sas or a build of it) and,
 # if the probe made an mpt3sas or mpt2sas SCSI host, wait for its disks
