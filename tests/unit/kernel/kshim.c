@@ -80,8 +80,7 @@ void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 	if ((gfp & (__GFP_NORETRY | __GFP_NOWARN)) ==
 	    (__GFP_NORETRY | __GFP_NOWARN))
 		dev->noretry++;
-	if (dev->calls == dev->fail_call ||
-	    (dev->max_bytes && size > dev->max_bytes))
+	if (dev->max_bytes && size > dev->max_bytes)
 		return NULL;
 	while (natural < size)
 		natural <<= 1;
@@ -95,7 +94,6 @@ void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 	h->dma = at;
 	*dma = at;
 	dev->live++;
-	dev->live_bytes += size;
 	/* not zeroed, as before Linux 5.0 */
 	memset(h + 1, 0x5a, size);
 	return h + 1;
@@ -111,7 +109,6 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 		kshim_bug("coherent free (%zu, %#llx) of a buffer of %zu at %#llx",
 			  size, dma, h->size, h->dma);
 	dev->live--;
-	dev->live_bytes -= size;
 	free((char *)(h + 1) - PAGE_SIZE);
 }
 
@@ -136,7 +133,6 @@ static void *kshim_alloc(size_t size, gfp_t gfp, long kind)
 	if (!p)
 		return NULL;
 	p[0] = kind;
-	kshim.allocs++;
 	kshim.live++;
 	return (char *)p + 16;
 }
@@ -159,11 +155,6 @@ static void kshim_free(const void *p, long kind)
 void *kzalloc(size_t size, gfp_t gfp)
 {
 	return kshim_alloc(size, gfp, 1);
-}
-
-void *kcalloc(size_t n, size_t size, gfp_t gfp)
-{
-	return kshim_alloc(n * size, gfp, 1);
 }
 
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
@@ -249,15 +240,6 @@ void dev_err(const struct device *dev, const char *fmt, ...)
 	kshim.dev_errs++;
 	va_start(ap, fmt);
 	fprintf(stderr, "%s: ", dev->name);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-void pr_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }

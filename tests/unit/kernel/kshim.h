@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Stand-ins for the kernel calls chainpool.c makes, so that the unit
- * tests build it unchanged in user space, as tools/testing/ builds kernel
- * files: every <linux/...> header of it is this one.  The shim counts
- * what the calls did, fails them where a test says, and aborts on a
- * misuse a kernel would catch (sleeping under a spinlock, a lock taken
- * twice, freeing what was not allocated).  No allocator logic lives here.
+ * Stand-ins for the kernel calls chainpool.c makes, so that it builds
+ * unchanged in user space: every <linux/...> header of it is this one.
+ * They count, fail where a test says, and abort on a misuse a kernel
+ * would catch (sleeping under a spinlock, a bad free).
  */
 #ifndef KSHIM_H
 #define KSHIM_H
@@ -127,11 +125,9 @@ struct device {
 	u64 next_dma;		/* next address, before natural alignment */
 	u64 skew;		/* added to each naturally aligned address */
 	u32 max_bytes;		/* refuse larger allocations; 0: no limit */
-	u32 fail_call;		/* fail this 1-based call; 0: never */
 	u32 calls;
 	u32 noretry;		/* calls with __GFP_NORETRY | __GFP_NOWARN */
 	u64 live;		/* buffers not freed */
-	u64 live_bytes;
 };
 
 void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
@@ -141,7 +137,6 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 const char *dev_name(const struct device *dev);
 
 void *kzalloc(size_t size, gfp_t gfp);
-void *kcalloc(size_t n, size_t size, gfp_t gfp);
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
 void kfree(const void *p);
 void kvfree(const void *p);
@@ -171,8 +166,6 @@ void mutex_unlock(struct mutex *m);
 void cond_resched(void);
 
 __printf(2, 3) void dev_err(const struct device *dev, const char *fmt, ...);
-__printf(1, 2) void pr_err(const char *fmt, ...);
-#define pr_warn pr_err
 
 #define module_param(name, type, perm)
 #define MODULE_PARM_DESC(name, desc)
@@ -202,38 +195,20 @@ struct dentry *debugfs_create_file(const char *name, unsigned int mode,
 				   const struct file_operations *fops);
 void debugfs_remove(struct dentry *d);
 
-/**
- * struct kshim - what the shim's calls counted, and where they fail
- * @allocs: kzalloc(), kcalloc(), kvmalloc_array() and bitmap_zalloc()
- *	calls that returned memory
- * @live: their memory not yet freed, in allocations
- * @fail_alloc_at: fail this 1-based call of the three; 0 never
- * @alloc_calls: calls of the three, failed ones too
- * @dev_errs: dev_err() messages
- * @lock_holds: spinlock acquisitions
- * @locks_held: spinlocks held now
- * @atomic: the test calls from atomic context: nothing may sleep
- * @debugfs_files: debugfs files present
- * @debugfs_dir: the one debugfs directory exists
- * @dentry_refs: debugfs_lookup() references not yet dput()
- * @bad_gfp: metadata allocations with a zone, zeroing or retry flag
- * @init_on_alloc: as the kernel's init_on_alloc=1
- * @init_on_free: as the kernel's init_on_free=1
- */
+/* What the calls counted, and where they fail. */
 struct kshim {
-	u64 allocs;
-	u64 live;
-	u32 fail_alloc_at;
-	u32 alloc_calls;
-	u32 dev_errs;
-	u64 lock_holds;
+	u32 fail_alloc_at;	/* fail this 1-based metadata allocation */
+	u32 alloc_calls;	/* metadata allocations, failed ones too */
+	u64 live;		/* metadata allocations not freed */
+	u32 dev_errs;		/* dev_err() messages */
+	u64 lock_holds;		/* spinlock acquisitions */
 	int locks_held;
-	bool atomic;
+	bool atomic;		/* the test's context: nothing may sleep */
 	int debugfs_files;
 	bool debugfs_dir;
-	int dentry_refs;
-	u32 bad_gfp;
-	bool init_on_alloc;
+	int dentry_refs;	/* debugfs_lookup() references not put */
+	u32 bad_gfp;		/* metadata with a zone, zero or retry flag */
+	bool init_on_alloc;	/* as the kernel's init_on_alloc=1 */
 	bool init_on_free;
 };
 
