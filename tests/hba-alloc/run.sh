@@ -1,37 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba-alloc/run.sh [--reduced] [OPTION VALUE]...: mpt3sas on the emulated SAS3008
-# (tests/hba/run.sh's machinery) while its DMA allocations fail:
-# guest/hba-alloc (chainpool's slab allocations) and guest/hba-faultwalk
-# (each DMA pool creation, pool allocation and coherent allocation of the
-# attach in turn), both through pool_fail=, the fault hook of a test
-# build (tests/lib/cp_fault.c, CP_FAULT=1): mpt3sas.ko as shipped has no
-# fault injection.  --reduced (make check): the series tagged
-# hba-alloc in tests/kernels/series, plain,
-# hba-alloc at N = 256 and the reduced walk with chainpool and dma_pool,
-# and with chainpool in RDPQ array mode.  Full: KERNELS (default: every
-# series), plain, hba-alloc at N = 256 and 2048, every failure point of
-# guest/hba-alloc's full list, and the full walk with both allocators,
-# each with RDPQ array mode off and on.  --setups iommu runs it
-# behind the emulated IOMMU, where the free and slab page counts also
-# hold the IOMMU's IOVA caches: at N = 2048 with one-page slabs (40,428
-# mappings) they stay hundreds of pages off the starting point, past
-# the leak tolerance, while the same cases pass without it.  Output:
-# --dir DIR (default build/hba-alloc/): alloc/ (guest/hba-alloc) and walk/
-# (the walk, in a boot of its own with slub_debug).  --plan STEPS replaces
-# the plan; --timeout S and --append CMDLINE go to tests/hba/run.sh.
+# tests/hba-alloc/run.sh [--reduced] [OPTION VALUE]...: mpt3sas on the
+# emulated SAS3008 (tests/hba/run.sh) while its DMA allocations fail, by
+# pool_fail= of test builds with the fault hook (tests/lib/cp_fault.c):
+# guest/hba-alloc (chainpool's slabs) and guest/hba-faultwalk (each
+# allocation of the attach in turn).  --reduced: the series tagged
+# hba-alloc, sampled cases; else KERNELS (default all), every case.
+# Options: --dir DIR (default build/hba-alloc), --tree DIR (the test
+# builds' source, default build/tree), --modules DIR (mpt3sas.ko, default
+# build/modules), --plan STEPS, and for tests/hba/run.sh --setups,
+# --timeout, --append.  Behind the IOMMU (--setups iommu) its IOVA caches
+# keep hundreds of pages at N = 2048 with one-page slabs: past tolerance.
 #
-# The test builds (never shipped), from --tree DIR (default build/tree)
-# per kernel series, cached in build/hba-alloc-test-build/ by
-# the tree's hash: "mpt3sas_test_fault", the tree with the fault hook, and
-# "mpt3sas_test_rdpq", the same in RDPQ array mode.  The emulated HBA
-# does not model that mode, so the latter takes it as if IOC Facts
-# offered it, and so allocates the reply_post_free_array pool and releases
-# in RDPQ's layout, but hands the HBA the contiguous reply queues at IOC
-# Init, which are the same memory while all queues fit in one RDPQ chunk
-# (16; the guests have one CPU).  mpt3sas.ko comes from --modules DIR
-# (plants), else build/modules/ (tests/matrix.sh).
+# The test builds, cached in build/hba-alloc-test-build/ by the tree's
+# hash: mpt3sas_test_fault, and mpt3sas_test_rdpq in RDPQ array mode,
+# which the emulated HBA does not model: it allocates and releases in
+# RDPQ's layout but hands the HBA the contiguous queues at IOC Init, the
+# same memory while all queues fit in one RDPQ chunk (one CPU).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,35 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/reliability/run.sh [--reduced] [OPTION VALUE]...: the reliability suites of chainpool
-# and mpt3sas in the VM harness (tests/vm/run.sh), one guest boot per
-# kernel series and setup running every suite.
-#
-# A suite is one guest script in tests/reliability/guest/, named as the
-# tag of the lines it prints, whose header declares it:
-#
-#   # vmtest-modules: MODULE...   what the guest needs (tests/vm/lib.sh)
-#   # suite-order: N              suites run in this order
-#   # suite-full: ARGS            its arguments in the full run
-#   # suite-reduced: ARGS         its arguments in the reduced run
-#
-# so adding a suite is adding its script (and a plant that turns it red:
-# tests/plants/list).
-# --reduced runs every suite's reduced arguments on the plain setup; the
-# full run boots plain and iommu.
-#
-# KERNELS: the series (default: every series of tests/kernels/series, and
-# with --reduced those tagged reliability).  Options: --setups LIST,
-# --timeout S, --modules DIR or --build CMD as for tests/vm/run.sh (default:
-# build the modules from build/tree with tests/reliability/build-modules.sh),
-# --steps FILE (a steps file, tests/vm/init's format, instead of the
-# suites' own steps), --dir DIR (default build/reliability), --no-prefetch.
-#
-# Logs: build/reliability/<series>-<setup>.log.  Prints the harness's
-# output as a KTAP subtest, then one KTAP result per suite and guest after
-# a line with its figures, "SUITE (SERIES SETUP)" and, when it failed, its
-# first failure after "#"; then "N passed, N failed"; exits non-zero if
-# anything failed.
+# tests/reliability/run.sh [--reduced] [OPTION VALUE]...: every suite of
+# guest/ (README.md) in one guest boot per kernel series and setup
+# (tests/vm/run.sh).  --reduced: the series tagged reliability, plain,
+# the suites' reduced arguments; else KERNELS (default all), plain and
+# iommu.  Options: --setups LIST, --timeout S, --modules DIR or --build
+# CMD (default: build-modules.sh), --steps FILE (instead of the suites'),
+# --dir DIR (default build/reliability), --no-prefetch.  Prints one KTAP
+# result per suite and guest, then "N passed, N failed".
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +17,7 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 variant=full setups='' timeout='' steps_file='' vm_dir=$top/build/reliability
-vm_opts=(--build "$here/build-modules.sh")
+vm_opts=() build=(--build "$here/build-modules.sh")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reduced) variant=reduced; shift; continue ;;
@@ -49,7 +28,7 @@ while [ $# -gt 0 ]; do
 	--setups) setups=$2 ;;
 	--timeout) timeout=$2 ;;
 	--steps) steps_file=$2 ;;
-	--modules | --build) vm_opts=("$1" "$2") ;;
+	--modules | --build) build=("$1" "$2") ;;
 	--dir) vm_dir=$2 ;;
 	*) die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)" ;;
 	esac
@@ -80,14 +59,12 @@ else
 	steps=$(suite_steps $variant) || exit 2
 fi
 
-# the suites the steps run: their lines are tagged with their names
-tags=$(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}')
-# SPLAT_RE
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
-splat_re=$SPLAT_RE
+# the suites the steps run: their lines are tagged with their names
+tags=$(vm_step_scripts "$steps")
 
 start=$SECONDS
 for series in $kernels; do
@@ -99,7 +76,7 @@ done
 # `tee /dev/stderr` would reopen (and truncate) a caller's log file.
 mkdir -p "$vm_dir"
 KERNELS=$kernels "$top/tests/vm/run.sh" --dir "$vm_dir" --setups "$setups" \
-	--timeout "$timeout" --steps "$steps" "${vm_opts[@]}" 2>&1 | tee "$vm_dir/harness.out" |
+	--timeout "$timeout" --steps "$steps" "${vm_opts[@]}" "${build[@]}" 2>&1 | tee "$vm_dir/harness.out" |
 	sed 's/^/    /' >&2
 out=$(cat "$vm_dir/harness.out")
 
@@ -109,14 +86,10 @@ ktap_print_msg "reliability ($variant), $((SECONDS - start)) s:"
 # the harness ends with its own verdict
 ktap_test_result "the harness: $(echo "$out" | tail -n 1)" \
 	grep -qE '^[0-9]+ passed, 0 failed$' <<<"$out"
-for log in "$vm_dir"/*-*.log; do
-	[ -f "$log" ] || continue
-	case $log in *.qemu) continue ;; esac
-	guest=$(basename "$log" .log)
+for series in $kernels; do
 	for setup in $setups; do
-		case $guest in *-"$setup") ;; *) continue ;; esac
-		series=${guest%-"$setup"}
-		case " $kernels " in *" $series "*) ;; *) continue ;; esac
+		log=$vm_dir/$series-$setup.log
+		[ -f "$log" ] || continue
 		for tag in $tags; do
 			# the suite's KTAP: its results, then its plan once it finished
 			lines=$(tr -d '\r' < "$log" | grep -E "^$tag: ((not )?ok [0-9]+ |1\.\.[0-9]+$|FIGURES )")
@@ -124,7 +97,7 @@ for log in "$vm_dir"/*-*.log; do
 			first=$(sed -n "s/^$tag: not ok [0-9]* //p" <<<"$lines" | head -n 1)
 			verdict=FAIL
 			if ! grep -qE "^$tag: 1\.\.[0-9]+$" <<<"$lines"; then
-				splat=$(tr -d '\r' < "$log" | sed -n '/VMTEST: BEGIN/,$p' | grep -E "$splat_re" |
+				splat=$(tr -d '\r' < "$log" | sed -n '/VMTEST: BEGIN/,$p' | grep -E "$SPLAT_RE" |
 					grep -vE '(^|: |\] *)(not )?ok [0-9]+ ' | head -n 1 | cut -c1-100)
 				figures="did not run or did not finish${splat:+; first splat: $splat}"
 			elif [ -z "$first" ]; then

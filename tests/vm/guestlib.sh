@@ -1,30 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
-#
-# Helpers of the guest: of tests/vm/init itself and of the scripts of its
-# "@name" steps, installed as /lib/vmtest/guestlib.sh, which a script
-# sources.
-#
-# - VMTEST_SETUP is the guest's setup (vmtest.setup= on the command line);
-# - gl_say prints a line tagged GL_TAG;
-# - gl_result, gl_skip and gl_fail report a script's results in KTAP to
-#   the kernel log (init's final scan reads the "not ok" lines there) and
-#   to the console; gl_end closes them with the plan and exits non-zero
-#   if one was not ok;
-# - gl_load/gl_unload insmod (after the dependencies, gl_load_deps) and
-#   rmmod a module;
-# - gl_klog takes the kernel log since the last call (dmesg -c), so long
-#   loops never overflow the ring buffer; it keeps the splat and KTAP
-#   "not ok" lines for init's final scan (gl_test_log) and fails the
-#   script on a splat;
-# - gl_free_pages/gl_slab_pages read the free page count (buddy plus the
-#   per-CPU lists) and the unreclaimable slab pages, after dropping caches
-#   and shrinking every slab cache, so what is left is what is held;
-# - gl_mem_base, gl_mem_check and gl_mem_end compare those counts with a
-#   starting point: a drift over tolerance gets further looks before it
-#   fails, and the end of a suite is compared with its start;
-# - gl_kmemleak scans with kmemleak where the kernel has it;
-# - gl_wait_disk waits for a SCSI disk to appear.
+# Helpers of tests/vm/init and of the scripts of its "@name" steps, which
+# source it as /lib/vmtest/guestlib.sh.
 
 PATH=/bin
 export PATH
@@ -70,21 +47,15 @@ gl_end() {
 
 gl_loaded() { [ -d "/sys/module/$(echo "$1" | tr - _)" ]; }
 
-# gl_load_deps MODULE: insmod what MODULE needs (/etc/vmtest/MODULE.deps,
-# in order) and is not loaded yet
-gl_load_deps() {
-	while read -r ko; do
-		[ -n "$ko" ] || continue
-		gl_loaded "${ko%.ko}" && continue
-		insmod "/lib/vmtest/$ko" || gl_fail "insmod ${ko%.ko} (for $1) failed"
-	done < "/etc/vmtest/$1.deps"
-}
-
-# gl_load MODULE [PARAMS...]: dependencies, then insmod; insmod's status
+# gl_load MODULE [PARAMS...]: insmod what MODULE needs and is not loaded
+# yet (/etc/vmtest/MODULE.deps, in order), then MODULE; insmod's status
 gl_load() {
 	gl_mod=$1
 	shift
-	gl_load_deps "$gl_mod"
+	while read -r ko; do
+		[ -z "$ko" ] || gl_loaded "${ko%.ko}" || insmod "/lib/vmtest/$ko" ||
+			gl_fail "insmod ${ko%.ko} (for $gl_mod) failed"
+	done < "/etc/vmtest/$gl_mod.deps"
 	insmod "/lib/vmtest/$gl_mod.ko" "$@"
 }
 
@@ -112,13 +83,6 @@ gl_klog() {
 	echo "$gl_chunk"
 }
 
-# gl_test_log: the test phase's kernel log, for init's final scan: what
-# gl_klog took and kept, then what is still in the ring buffer
-gl_test_log() {
-	cat "$GL_KEPT" 2>/dev/null
-	dmesg
-}
-
 # gl_settle: give back what the kernel keeps but can drop (page cache,
 # slab caches) and fold the per-CPU counter deltas into /proc/vmstat, so a
 # reading is exact rather than up to a threshold per CPU and zone off
@@ -132,7 +96,7 @@ gl_settle() {
 	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
 }
 
-# gl_free_pages: free pages, buddy allocator plus per-CPU lists
+# gl_free_pages: free pages, buddy allocator plus per-CPU lists, settled
 gl_free_pages() {
 	gl_settle
 	awk '$1 == "nr_free_pages" && FILENAME == "/proc/vmstat" { n += $2 }
@@ -145,17 +109,12 @@ gl_slab_pages() {
 	awk '$1 == "nr_slab_unreclaimable" { print $2 }' /proc/vmstat
 }
 
-# Tolerances of gl_mem_check, in pages.  Noise measured under TCG over
-# the full suites on 5.10, 6.1, 6.12 and sid: up to 41 free and 17 slab
-# pages plain, 92 and 28 with the IOMMU (page tables and IOVA caches come
-# and go).  A 128 KiB slab (32 pages) leaked per iteration fails by the
-# fourth iteration (plain) or the seventh (iommu).  The kernel command line
-# can set others after vmtest.setup= (tests/vm/run.sh --append):
-# vmtest.free_tol=N vmtest.slab_tol=N.
-# The waits (s) before each further look at a reading over tolerance: the
-# kernel frees some memory late (RCU callbacks, the IOMMU's flush queue on
-# its 10 ms timer, workqueues), later still on a busy host.  About 7 s in
-# all, spent only when a reading is over tolerance.
+# Tolerances of gl_mem_check, in pages: TCG noise over the full suites
+# was up to 41 free and 17 slab pages plain, 92 and 28 with the IOMMU
+# (page tables, IOVA caches); vmtest.free_tol=N vmtest.slab_tol=N set
+# others.  The waits (s) before each further look at a reading over
+# tolerance: the kernel frees some memory late (RCU, the IOMMU's flush
+# queue, workqueues), later still on a busy host.
 GL_SETTLE_WAITS="0.2 0.5 1 2 3"
 # shellcheck disable=SC2034 # the scripts'
 VMTEST_SETUP=plain
@@ -168,7 +127,6 @@ for w in $(cat /proc/cmdline); do
 	vmtest.setup=*) VMTEST_SETUP=${w#*=} ;;
 	vmtest.free_tol=*) GL_FREE_TOL=${w#*=} ;;
 	vmtest.slab_tol=*) GL_SLAB_TOL=${w#*=} ;;
-	vmtest.settle_waits=*) GL_SETTLE_WAITS=$(echo "${w#*=}" | tr , ' ') ;;
 	esac
 done
 # readings that needed a second look, over the whole suite: how many, the
@@ -181,9 +139,9 @@ GL_SETTLED_DS=0
 GL_START_FREE=
 GL_START_SLAB=
 
-# gl_mem_base: remember the current readings as the starting point (after a
-# second settling: RCU frees what the first one dropped).  The first call
-# is also the starting point of the suite's end check (gl_mem_end).
+# gl_mem_base: the current readings as the starting point (settled twice:
+# RCU frees what the first settling dropped); the first call's also
+# gl_mem_end's
 gl_mem_base() {
 	gl_settle
 	sleep 1
@@ -200,19 +158,17 @@ gl_mem_base() {
 	gl_say "memory: starting point $GL_FREE0 free pages, $GL_SLAB0 slab pages"
 }
 
-# gl_mem_best: the end check's reference follows the best reading of the
-# suite (most free, least slab), as gl_mem_check's does within a phase
+# gl_mem_best: gl_mem_end's reference follows the suite's best reading
 gl_mem_best() {
 	[ "$GL_FREE0" -le "$GL_START_FREE" ] || GL_START_FREE=$GL_FREE0
 	[ "$GL_SLAB0" -ge "$GL_START_SLAB" ] || GL_START_SLAB=$GL_SLAB0
 }
 
 # gl_mem_look FREE0 SLAB0 [MAX_LOOKS]: read free and slab pages (gl_free,
-# gl_slab) and the drift from FREE0 and SLAB0 (gl_df free pages missing,
-# gl_ds slab pages added); while over tolerance, wait and read again, at
-# most MAX_LOOKS readings (default: one per wait, plus the first).  A drift
-# over tolerance is a suspicion: memory in flight comes back, a leak stays.
-# Sets gl_looks and gl_df1/gl_ds1 (the first look); true if within.
+# gl_slab) and their drift (gl_df free pages missing, gl_ds slab pages
+# added; gl_df1/gl_ds1 at the first of gl_looks looks); while over
+# tolerance, wait and look again: memory in flight comes back, a leak
+# stays.  True if within.
 gl_mem_look() {
 	gl_looks=0
 	for gl_wait in 0 $GL_SETTLE_WAITS; do
@@ -232,9 +188,7 @@ gl_mem_look() {
 	return 1
 }
 
-# gl_mem_verdict WHAT WITHIN: after gl_mem_look (whose status is WITHIN),
-# the result "WHAT: free and slab pages back", and a suspicion that
-# settled logged
+# gl_mem_verdict WHAT WITHIN: the result of gl_mem_look (status WITHIN)
 gl_mem_verdict() {
 	if [ "$2" = 0 ]; then
 		gl_result "$1: free and slab pages back" 0
@@ -249,19 +203,17 @@ gl_mem_verdict() {
 	fi
 	GL_LEAKS=$((GL_LEAKS + 1))
 	if [ "$gl_df" -gt "$GL_FREE_TOL" ]; then
-		gl_result "$1: free and slab pages back" 1 "$gl_df free pages missing since the start (tolerance $GL_FREE_TOL; $gl_df1 at the first of $gl_looks looks)"
+		gl_w="$gl_df free pages missing" gl_t=$GL_FREE_TOL gl_1=$gl_df1
 	else
-		gl_result "$1: free and slab pages back" 1 "$gl_ds slab pages added since the start (tolerance $GL_SLAB_TOL; $gl_ds1 at the first of $gl_looks looks)"
+		gl_w="$gl_ds slab pages added" gl_t=$GL_SLAB_TOL gl_1=$gl_ds1
 	fi
+	gl_result "$1: free and slab pages back" 1 "$gl_w since the start (tolerance $gl_t; $gl_1 at the first of $gl_looks looks)"
 }
 
-# gl_mem_check WHAT: free pages and slab pages must be back at the
-# starting point, within GL_FREE_TOL and GL_SLAB_TOL, after settling
-# (gl_mem_look).  The starting point follows the best reading so far (most
-# free, least slab), so memory the kernel gave back late cannot hide a
-# later leak.  Once a leak is confirmed the suite is red: later readings
-# get one look, not a wait each.  Sets gl_df (free pages missing) and
-# gl_ds (slab pages added).
+# gl_mem_check WHAT: free and slab pages back at the starting point, within
+# GL_FREE_TOL and GL_SLAB_TOL (gl_mem_look).  The starting point follows
+# the best reading so far (most free, least slab), so memory given back
+# late cannot hide a later leak.  After a confirmed leak, one look each.
 gl_mem_check() {
 	if [ "$GL_LEAKS" = 0 ]; then
 		gl_mem_look "$GL_FREE0" "$GL_SLAB0"
@@ -276,17 +228,10 @@ gl_mem_check() {
 	gl_mem_best
 }
 
-# gl_mem_end: the cumulative check, at the end of a suite: after a settling
-# (always, and more while over tolerance), free and slab pages must be back
-# within tolerance of the suite's starting point.  That point is the best
-# reading of the whole suite, not the first: a leak only lowers the free
-# count, so the best reading comes before it and the leak shows in full
-# (32 pages a point are 320 pages after the 10 points of the reduced
-# sample, 11,744 after the 367 of the full one), while memory the kernel
-# still held at the first reading and gave back later cannot hide as much
-# of a leak.  Noise cannot pile up: it is measured against the same best
-# reading as every gl_mem_check, within the same tolerance.  Sets
-# GL_END_DF and GL_END_DS.
+# gl_mem_end: the cumulative check against the suite's best reading: a
+# leak only lowers the free count, so it shows in full (32 pages a point
+# are 320 after 10 points), while noise cannot pile up: every check is
+# within the same tolerance of the same reading.
 gl_mem_end() {
 	gl_settle
 	sleep 1
@@ -302,9 +247,8 @@ gl_mem_figures() {
 	echo "end drift $GL_END_DF free pages, $GL_END_DS slab pages; second looks=$GL_RELOOKS (worst $GL_RELOOK_DF free/$GL_RELOOK_DS slab pages, settled to at most $GL_SETTLED_DF/$GL_SETTLED_DS)"
 }
 
-# gl_kmemleak: with kmemleak, scan (twice, objects must be 5 s old): the
-# result "kmemleak: no unreferenced object"; sets GL_KMEMLEAK to the
-# count, or to "absent" when the kernel has no usable kmemleak
+# gl_kmemleak: scan twice (objects must be 5 s old); GL_KMEMLEAK the count
+# of unreferenced objects, or "absent" without a usable kmemleak
 gl_kmemleak() {
 	gl_kml=/sys/kernel/debug/kmemleak
 	if [ ! -e $gl_kml ] || ! echo scan > $gl_kml 2>/dev/null; then
@@ -320,14 +264,11 @@ gl_kmemleak() {
 	gl_result "kmemleak: no unreferenced object" $? "$GL_KMEMLEAK"
 }
 
-# gl_long_kernel_loops on|off: around work known to hold the CPU in the
-# kernel longer than the stall detectors allow under TCG (dma_pool before
-# Linux 6.4 with hundreds of thousands of blocks: its O(n^2) free loop
-# takes 9 s on real hardware at 373,959 blocks, minutes when emulated, and
-# ten times that at the controller's maximum), silence the RCU CPU stall
-# warnings (rcu_cpu_stall_suppress) and stop the soft-lockup detector;
-# "off" puts both back.  Said in the log, so no silenced window goes
-# unnoticed; the guest's hard timeout still bounds it.
+# gl_long_kernel_loops on|off: silence the RCU stall warnings and the
+# soft-lockup detector around work that holds the CPU longer than they
+# allow under TCG (dma_pool before 6.4 frees in O(n^2): 9 s on hardware
+# at 373,959 blocks, minutes emulated), and back; logged, and the guest's
+# hard timeout still bounds it.
 gl_long_kernel_loops() {
 	gl_p=/sys/module/rcupdate/parameters/rcu_cpu_stall_suppress
 	if [ "$1" = on ]; then
@@ -433,13 +374,11 @@ gl_readback() {
 	return $gl_rc
 }
 
-# gl_wait_disk: wait up to 60 s for the SCSI disks the host put behind
-# the HBA (hbatest.disks= on the command line, default 1; a host scans
-# asynchronously); the last one's name in GL_DISK, status 0 once all are
+# gl_wait_disk: wait up to 60 s for the hbatest.disks= SCSI disks
+# (default 1; a host scans asynchronously); GL_DISK the last one's name
 gl_wait_disk() {
 	gl_want=$(sed -n 's/.*hbatest\.disks=\([0-9]*\).*/\1/p' /proc/cmdline)
-	gl_i=0
-	while [ $gl_i -lt 600 ]; do
+	for _ in $(seq 600); do
 		GL_DISK=""
 		gl_n=0
 		for gl_d in /sys/class/scsi_disk/*/device/block/*; do
@@ -450,7 +389,6 @@ gl_wait_disk() {
 		done
 		[ "$gl_n" -ge "${gl_want:-1}" ] && return 0
 		sleep 0.1
-		gl_i=$((gl_i + 1))
 	done
 	return 1
 }

@@ -8,9 +8,8 @@ VM_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # Kernel log lines that fail a run (ERE; used by the guest and the host).
 SPLAT_RE='BUG:|BUG at|WARNING:|Oops|Unknown symbol|disagrees about version|KASAN|kmemleak|[Mm]emory leak|Call Trace|general protection fault|Kernel panic|UBSAN:|dma_pool_destroy.*busy|soft lockup|blocked for more than|rcu_.*stall'
 
-# vm_build_selftest SERIES OUTDIR: the stand-in modules when the project's own
-# are not given: chainpool_test.ko from selftest/ and the kernel's own
-# mpt3sas (which ignores parameters it does not know).
+# vm_build_selftest SERIES OUTDIR: the stand-ins for the project's modules:
+# chainpool_test.ko from selftest/ and the kernel's own mpt3sas
 vm_build_selftest() {
 	local series=$1 out=$2 bdir=$vm_dir/$1/selftest-build ko
 	rm -rf "$bdir"
@@ -36,12 +35,9 @@ decompress_ko() {
 	esac
 }
 
-# vm_vmlinux BZIMAGE OUT: unpack the ELF vmlinux from a bzImage (boot protocol
-# payload_offset/payload_length).  QEMU boots it through its PVH entry
-# (CONFIG_PVH), which under TCG is about twice as fast as letting the kernel
-# decompress itself.  Returns non-zero if that is not possible.  OUT lies
-# beside the bzImage, so all suites boot one copy; suites that run at once
-# each write their own temporary file.
+# vm_vmlinux BZIMAGE OUT: unpack the ELF vmlinux from a bzImage (boot
+# protocol payload_offset/payload_length), or fail.  Booted through its PVH
+# entry it starts about twice as fast under TCG as decompressing itself.
 vm_vmlinux() {
 	local bz=$1 out=$2 tmp=$2.tmp.$BASHPID sects start off len magic
 	[ "$out" -nt "$bz" ] && return 0
@@ -67,9 +63,8 @@ vm_vmlinux() {
 	mv "$tmp" "$out"
 }
 
-# vm_deps KO MODDIR_OUT: print the files (in load order) that must be
-# insmod'ed before KO: out-of-tree modules from its own dir, the rest via
-# modprobe --show-depends on the fetched kernel.
+# vm_deps KO: the files to insmod before KO, in order: out-of-tree modules
+# from its own dir, the rest from the fetched kernel
 vm_deps() {
 	local ko=$1 dir d dep
 	dir=$(dirname "$ko")
@@ -89,14 +84,8 @@ vm_deps() {
 	done
 }
 
-# Guest scripts of "@name" steps: the first DIR/name of $vm_scripts,
-# folders separated by ":" (default: the reliability suites' guest
-# scripts), so that a suite can add its scripts to another's.  A script
-# names the modules it loads in a line "# vmtest-modules: mod...", and
-# those it loads where the kernel has them in "# vmtest-modules-optional:
-# mod..." (absent from the modules folder: not in the initramfs).
-
-# vm_script NAME: the path of the guest script NAME
+# vm_script NAME: the guest script of a step "@NAME", the first of
+# $vm_scripts (folders separated by ":") that has it
 vm_script() {
 	local dir
 	local -a dirs
@@ -107,31 +96,23 @@ vm_script() {
 	die "no guest script $1 in $vm_scripts"
 }
 
-# vm_step_modules STEPS [optional]: the modules the steps load, one per
-# line; with "optional", those their scripts load where the kernel has them
-vm_step_modules() {
-	local script key=vmtest-modules
-	if [ "${2:-}" = optional ]; then
-		key=vmtest-modules-optional
-	else
-		echo "$1" | awk '$1 !~ /^(#|\+|@|$)/ {sub(/^!/, "", $1); print $1}'
-	fi
-	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}'); do
-		sed -n "s/^# $key://p" "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
-	done
+# vm_step_scripts STEPS: the names of the steps' scripts
+vm_step_scripts() {
+	echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u
 }
 
-# vm_step_programs STEPS: the host programs the steps' scripts run, one per
-# line, from their lines "# vmtest-programs: ...": a command name (found in
-# PATH) or a path relative to the project (tools/...)
-vm_step_programs() {
+# vm_step_header STEPS KEY: the words of the scripts' header lines "# KEY:",
+# one a line: vmtest-modules (the modules a script loads),
+# vmtest-modules-optional (those it loads where the kernel has them) and
+# vmtest-programs (host programs: a name in PATH or tools/... of the project)
+vm_step_header() {
 	local script
-	for script in $(echo "$1" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
-		sed -n 's/^# vmtest-programs://p' "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
+	for script in $(vm_step_scripts "$1"); do
+		sed -n "s/^# $2://p" "$(vm_script "$script")" | tr ' ' '\n' | grep -v '^$'
 	done
 }
 
-# vm_install_program NAME STAGE: NAME (see vm_step_programs) into
+# vm_install_program NAME STAGE: NAME (vmtest-programs) into
 # STAGE/usr/local/bin, with the shared libraries it links at their own paths
 vm_install_program() {
 	local name=$1 st=$2 path lib
@@ -168,15 +149,18 @@ vm_initramfs() {
 	install -m 0644 "$VM_SRC/guestlib.sh" "$st/lib/vmtest/guestlib.sh"
 	printf "VMTEST_SPLAT_RE='%s'\n" "$VMTEST_GUEST_SPLAT_RE" > "$st/etc/vmtest/conf"
 	echo "$steps" > "$st/etc/vmtest/steps"
-	for script in $(echo "$steps" | awk '$1 ~ /^@/ {print substr($1, 2)}' | sort -u); do
+	for script in $(vm_step_scripts "$steps"); do
 		install -m 0755 "$(vm_script "$script")" "$st/lib/vmtest/scripts/$script"
 	done
-	for f in $(vm_step_programs "$steps" | sort -u); do
+	for f in $(vm_step_header "$steps" vmtest-programs | sort -u); do
 		vm_install_program "$f" "$st"
 	done
-	for mod in $(vm_step_modules "$steps" | sort -u) \
-		   $(vm_step_modules "$steps" optional | sort -u | while read -r m; do
-			[ ! -f "$mods/$m.ko" ] || echo "$m"; done); do
+	# the steps' modules, and their scripts' where the kernel has them
+	for mod in $( (echo "$steps" | awk '$1 !~ /^(#|\+|@|$)/ {sub(/^!/, "", $1); print $1}'
+		vm_step_header "$steps" vmtest-modules
+		for m in $(vm_step_header "$steps" vmtest-modules-optional); do
+			[ ! -f "$mods/$m.ko" ] || echo "$m"
+		done) | sort -u); do
 		[ -f "$mods/$mod.ko" ] || die "$series: $mods/$mod.ko missing"
 		: > "$st/etc/vmtest/$mod.deps"
 		for f in $(vm_deps "$mods/$mod.ko" | awk '!seen[$0]++'); do
@@ -190,17 +174,11 @@ vm_initramfs() {
 	rm -rf "$st"
 }
 
-# vm_boot SERIES SETUP INITRD LOG: run the guest; returns qemu's/timeout's rc.
-# With run.sh's settings: $vm_qemu the QEMU binary, $vm_qemu_args further
-# options (a word list: tests/hba adds its HBA and disks), $vm_mem, $vm_qmp,
-# $vm_timeout, $vm_append.
-# Setups: plain; iommu (an emulated Intel IOMMU, DMA through iommu-dma);
-# smp2 (two CPUs, so the in-kernel concurrency test runs two workers);
-# mem5g (5 GiB of RAM, 3 of them above 4 GiB, for 64-bit DMA masks).
-# Each has one CPU and $vm_mem of RAM unless it says otherwise.
+# vm_boot SERIES SETUP INITRD LOG: run the guest (setups: README.md) with
+# run.sh's vm_* settings; returns qemu's/timeout's rc
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
-	local cpus=1 mem=$vm_mem
+	local cpus=1 mem=1G
 	local -a iommu=() qmp=()
 	# no_timer_check: the IO-APIC timer probe can miss under TCG on a busy host
 	# and then panics ("timer doesn't work through Interrupt-remapped IO-APIC")
@@ -218,8 +196,7 @@ vm_boot() {
 	mem5g) machine=q35 mem=5G ;;
 	*) die "unknown setup '$setup' (plain, iommu, smp2, mem5g)" ;;
 	esac
-	# $vm_qmp=DIR: a QMP socket per guest, DIR/SERIES-SETUP.qmp (tests/hba
-	# unplugs its HBA through it); a short DIR, a socket path has 107 bytes
+	# a short DIR: a socket path has at most 107 bytes
 	[ -z "$vm_qmp" ] || qmp=(-qmp "unix:$vm_qmp/$series-$setup.qmp,server=on,wait=off")
 	# shellcheck disable=SC2086 # vm_qemu_args is a word list
 	timeout --kill-after=10 "$vm_timeout" \

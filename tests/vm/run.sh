@@ -1,40 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/vm/run.sh [--reduced] [OPTION VALUE]...: boot each Debian kernel
-# in QEMU (TCG) once per setup (plain, with an emulated IOMMU, ...), load
-# the modules under test inside the guest and fail on KTAP "not ok",
-# kernel splats, a missing verdict or a timeout.  --reduced (make check):
-# "plain" only, but for the series tagged vmtest-all.
-#
-# KERNELS: the series (default: every series of tests/kernels/series).
-# Options:
-#   --setups LIST      default "plain iommu smp2 mem5g" (smp2: 2 CPUs, mem5g:
-#                      5 GiB of RAM; see vm_boot in lib.sh) for Debian's
-#                      kernels, "plain iommu" for bundles
-#   --build CMD        run as: CMD SERIES KVER KDIR OUTDIR; must put
-#                      mpt3sas.ko and chainpool_test.ko into OUTDIR (KMAKEFLAGS
-#                      and MODDIR are exported for it)
-#   --modules DIR      alternative: prebuilt modules in DIR/SERIES/
-#                      Without either, a self-test stand-in is used
-#                      (tests/vm/selftest, the kernel's own mpt3sas).
-#   --steps STEPS      the guest steps (see below)
-#   --scripts DIRS     the guest scripts of "@name" steps (vm_script in lib.sh)
+# tests/vm/run.sh [--reduced] [OPTION VALUE]...: boot each kernel series
+# (KERNELS, default all) in QEMU once per setup, run the guest steps and
+# fail on KTAP "not ok", splats, a missing verdict or a timeout.  --reduced:
+# only "plain", but for the series tagged vmtest-all.  Options:
+#   --setups LIST      default "plain iommu smp2 mem5g", bundles "plain iommu"
+#   --build CMD        modules from CMD SERIES KVER KDIR OUTDIR (KMAKEFLAGS,
+#                      MODDIR exported), or --modules DIR from DIR/SERIES/;
+#                      else the stand-ins of selftest/
+#   --steps STEPS      the guest steps (init's header)
+#   --scripts DIRS     where the "@name" steps' scripts are (vm_script)
 #   --timeout S        seconds per guest (default 240)
-#   --mem SIZE         RAM (default 1G)
-#   --append CMDLINE   more kernel command line
-#   --qemu BIN         QEMU binary (default: qemu-system-x86_64 from PATH)
-#   --qemu-args ARGS   more QEMU options, a word list (tests/hba/run.sh)
-#   --qmp DIR          each guest gets a QMP socket there, SERIES-SETUP.qmp
-#                      (tests/hba/run.sh unplugs its HBA)
-#   --dir DIR          where logs and initramfs go (default build/vm)
-#   --serial           boot a kernel's setups one by one, not side by side
-#   --no-prefetch      fetch each kernel when its turn comes, not all first
-#
-# Logs: build/vm/<series>-<setup>.log (serial console).  Ends with one KTAP
-# result per guest (tests/lib/ktap.sh), the table of their counts as
-# diagnostic lines before them, and the line "N passed, N failed"; exits
-# non-zero if anything failed.
+#   --append CMDLINE, --qemu BIN, --qemu-args WORDS: for the guest
+#   --qmp DIR          a QMP socket per guest, DIR/SERIES-SETUP.qmp
+#   --dir DIR          logs and initramfs (default build/vm)
+#   --no-prefetch      fetch each kernel in its turn, not all at first
+# Logs: DIR/SERIES-SETUP.log.  Prints one KTAP result per guest.
 
 set -eu
 LOG_TAG=vmtest
@@ -46,57 +28,42 @@ LOG_TAG=vmtest
 . "$(dirname "$0")/../lib/ktap.sh"
 
 KERNELS=${KERNELS:-$(kernel_series)}
-reduced='' setups='' build_cmd='' modules_dir='' steps='' parallel=1 prefetch=1
-vm_scripts=$VM_SRC/../reliability/guest vm_timeout=240 vm_mem=1G vm_append=''
+reduced='' setups='' build_cmd='' modules_dir='' steps='' prefetch=1
+vm_scripts=$VM_SRC/../reliability/guest vm_timeout=240 vm_append=''
 vm_qemu=qemu-system-x86_64 vm_qemu_args='' vm_qmp='' vm_dir=$BUILD_ROOT/vm
-usage="usage: tests/vm/run.sh [--reduced] [OPTION VALUE]... (see its header)"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--reduced | --serial | --no-prefetch) ;;
-	*) [ $# -ge 2 ] || die "$usage" ;;
+	--reduced) reduced=1; shift; continue ;;
+	--no-prefetch) prefetch=0; shift; continue ;;
 	esac
+	[ $# -ge 2 ] || die "usage: tests/vm/run.sh [--reduced] [OPTION VALUE]... (see its header)"
 	case $1 in
-	--reduced) reduced=1 ;;
-	--serial) parallel=0 ;;
-	--no-prefetch) prefetch=0 ;;
 	--setups) setups=$2 ;;
 	--build) build_cmd=$2 ;;
 	--modules) modules_dir=$2 ;;
 	--steps) steps=$2 ;;
 	--scripts) vm_scripts=$2 ;;
 	--timeout) vm_timeout=$2 ;;
-	--mem) vm_mem=$2 ;;
 	--append) vm_append=$2 ;;
 	--qemu) vm_qemu=$2 ;;
 	--qemu-args) vm_qemu_args=$2 ;;
 	--qmp) vm_qmp=$2 ;;
 	--dir) vm_dir=$2 ;;
-	*) die "$usage" ;;
+	*) die "usage: tests/vm/run.sh [--reduced] [OPTION VALUE]... (see its header)" ;;
 	esac
-	case $1 in --reduced | --serial | --no-prefetch) shift ;; *) shift 2 ;; esac
+	shift 2
 done
 
-# The project's modules must know every parameter in the steps; the kernel's
-# own mpt3sas (self-test mode) ignores chain_allocator with a warning.
-VMTEST_GUEST_SPLAT_RE=$SPLAT_RE
+# The project's modules must know every parameter of the steps; the
+# kernel's own mpt3sas (the stand-in) warns about ours.
 if [ -n "$build_cmd$modules_dir" ]; then
-	VMTEST_GUEST_SPLAT_RE="$SPLAT_RE|unknown parameter"
-	MODE=project
+	VMTEST_GUEST_SPLAT_RE="$SPLAT_RE|unknown parameter" MODE=project
+	steps=${steps:-$(grep -v '^#' "$VM_SRC/project.steps")}
 else
-	MODE=selftest
+	VMTEST_GUEST_SPLAT_RE=$SPLAT_RE MODE=selftest
+	steps=${steps:-"chainpool_test
+mpt3sas max_sgl_entries=256"}
 fi
-
-# Guest steps, one per line: "<module> [parameters]", each loaded (after its
-# dependencies) and removed again, in order; "+loaded CMD" and "+unloaded
-# CMD" lines under a step are checks (see init).  The project's plan is
-# tests/vm/project.steps; the self-test stand-ins get a plain one.
-if [ "$MODE" = project ]; then
-	DEFAULT_STEPS=$(grep -v '^#' "$VM_SRC/project.steps")
-else
-	DEFAULT_STEPS="chainpool_test
-mpt3sas max_sgl_entries=256"
-fi
-steps=${steps:-$DEFAULT_STEPS}
 
 need_cmds "$vm_qemu" timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
@@ -123,8 +90,8 @@ series_setups() {
 	fi
 }
 
-# prepare_series SERIES: fetch, get modules, build the initramfs.  Runs in a
-# subshell so that a die() only fails this series.
+# prepare_series SERIES: fetch, get modules, build the initramfs (in a
+# subshell: a die() fails this series only)
 prepare_series() {
 	local series=$1 mods=$vm_dir/$1/modules
 	"$KLIB_DIR/fetch.sh" "$series" >/dev/null
@@ -141,7 +108,6 @@ prepare_series() {
 	elif [ -n "$modules_dir" ]; then
 		cp "$modules_dir/$series"/*.ko "$mods/" || die "$series: no modules in $modules_dir/$series"
 	else
-		log "$series: building the self-test module"
 		vm_build_selftest "$series" "$mods"
 	fi
 	for ko in "$mods"/*.ko; do
@@ -155,8 +121,7 @@ for series in $KERNELS; do
 	series_source "$series" >/dev/null
 done
 
-# Fetch all kernels in the background (mostly download and unpacking); each
-# series' preparation below waits for its own fetch (fetch.sh locks).
+# fetch all kernels in the background; each preparation waits for its own
 if [ "$prefetch" = 1 ]; then
 	for series in $KERNELS; do
 		mkdir -p "$vm_dir/$series"
@@ -205,7 +170,6 @@ for series in $KERNELS; do
 			echo "$rc $((SECONDS - t0))" > "$logf.rc"
 		) &
 		pids+=("$!")
-		[ "$parallel" = 1 ] || wait $!
 	done
 	wait "${pids[@]}" || true
 	for setup in $(series_setups "$series"); do
@@ -235,11 +199,7 @@ ktap_print_msg "$(printf '%-6s %-6s %5s %6s %5s %6s  %-4s %s' kernel setup ok no
 while IFS='|' read -r verdict line; do
 	ktap_print_msg "$line"
 	read -r series setup _ <<<"$line"
-	if [ "$verdict" = PASS ]; then
-		ktap_test_pass "$series/$setup"
-	else
-		ktap_test_fail "$series/$setup"
-	fi
+	ktap_test_result "$series/$setup" [ "$verdict" = PASS ]
 done <<<"${ROWS%$'\n'}"
 ktap_print_totals
 echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
