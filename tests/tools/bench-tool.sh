@@ -1,30 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/tools/bench-tool.sh: tools/mpt3sas-pool-timing without an HBA.
-#
-#  - --parse reads the driver's log lines (the formats of
-#    src/mpt3sas/cp_dmapool.c) from a saved kernel log and prints the
-#    create and destroy times side by side, with the ratios to chainpool;
-#  - it refuses to measure without root;
-#  - its safety check (on a fake sysfs/procfs tree with real device nodes)
-#    refuses, naming the disk and the holder, when a device behind an
-#    mpt3sas HBA is mounted (directly, through a partition, through
-#    device-mapper), swap, held by device-mapper or md unmounted, open by
-#    a process (through a node of its own path; an sg node too), in a ZFS
-#    pool (a stand-in zpool), a LIO backstore, or when only the module's
-#    use count says so; it lets --force through, and what sits on another
-#    controller;
-#  - a run on stand-ins refuses before unloading anything, and stops
-#    without rmmod when udev assembles md on a disk after a round's load;
-#  - a round whose marker is missing from the kernel log, or cannot be
-#    written to /dev/kmsg, stops the run with an error;
-#  - the mpt3sas loaded before a run is the file loaded back (insmod, when
-#    modprobe would find another), an error if another srcversion is
-#    loaded then, and one found in no file is not unloaded;
-#  - its man page, mpt3sas-pool-timing(8), names the options the script
-#    parses and lists in --help, and groff renders it without a warning.
+# tools/mpt3sas-pool-timing without an HBA: its log parser, its safety
+# check on a fake sysfs/procfs tree, whole runs on stand-ins, its man page.
 
+# shellcheck disable=SC2016 # the conditions of verdict are eval'ed there
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -50,8 +30,10 @@ if "$tool" --parse "$tmp/kern.log" > "$tmp/out" 2>&1; then
 else
 	ktap_test_fail "--parse failed: $(cat "$tmp/out")"
 fi
+# shown FILES...: the files as KTAP diagnostics
+shown() { sed 's/^/# | /' "$@" 2>/dev/null || true; }
 expect() {	# description, then an ERE the output must match
-	if grep -Eq "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no /$2/ in:"; sed 's/^/# | /' "$tmp/out"; fi
+	if grep -Eq "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no /$2/ in:"; shown "$tmp/out"; fi
 }
 expect "one row per chainpool load" '^0000:03:00\.0 +chain pool +chainpool +373959 x 128 +6\.0 +2\.0$'
 expect "the second chainpool load" '^0000:03:00\.0 +chain pool +chainpool +373959 x 128 +8\.0 +3\.0$'
@@ -87,17 +69,14 @@ elif [ "$(id -u)" != 0 ]; then
 	if [ "$rc" = 2 ]; then ktap_test_pass "refuses to run without root"; else ktap_test_fail "without root: exit $rc"; fi
 fi
 
-# --- the safety check on a fake machine ---
-# sys/devices/pci0000:00/0000:00:03.0 is an mpt3sas HBA with disk sda (sda1,
-# sda2; SCSI generic node sg0), 0000:00:05.0 an AHCI controller with sdb
-# (sdb1).  dev/ holds real device nodes with the fake's numbers, so the
-# tool's match by device number is the one a real machine gets.  Process
-# 100 has sdb and dev/null open, and a LIO fileio backstore is set up: none
-# of it concerns the HBA.
+# The fake machine: mpt3sas HBA 0000:00:03.0 with sda (sda1, sda2, sg0),
+# AHCI 0000:00:05.0 with sdb (sdb1).  Real device nodes, so that the match
+# by device number is a real machine's.  Process 100 holding sdb and a LIO
+# fileio backstore concern not the HBA.
 hba=sys/devices/pci0000:00/0000:00:03.0
 hba_sdev=$hba/host0/target0:0:0/0:0:0:0
 mkfake() {
-	local r=$1 ahci=sys/devices/pci0000:00/0000:00:05.0
+	local r=$1 ahci=sys/devices/pci0000:00/0000:00:05.0 d n sdev
 	local ahci_sdev=sys/devices/pci0000:00/0000:00:05.0/ata1/host1/target1:0:0/1:0:0:0
 	mkdir -p "$r/proc/self" "$r/sys/bus/pci/drivers/mpt3sas" "$r/sys/bus/pci/drivers/ahci" \
 		"$r/sys/class/block" "$r/sys/class/scsi_generic" "$r/sys/dev/block" \
@@ -109,15 +88,12 @@ mkfake() {
 	ln -s ../../../bus/pci/drivers/ahci "$r/$ahci/driver"
 	touch "$r/$hba_sdev/block/sda/sda1/partition" "$r/$hba_sdev/block/sda/sda2/partition" \
 	      "$r/$ahci_sdev/block/sdb/sdb1/partition"
-	for d in "sda 0" "sda/sda1 1" "sda/sda2 2"; do
-		mkdir -p "$r/$hba_sdev/block/${d% *}/holders"
-		echo "8:${d#* }" > "$r/$hba_sdev/block/${d% *}/dev"
-		ln -s "../../../$hba_sdev/block/${d% *}" "$r/sys/class/block/$(basename "${d% *}")"
-	done
-	for d in "sdb 16" "sdb/sdb1 17"; do
-		mkdir -p "$r/$ahci_sdev/block/${d% *}/holders"
-		echo "8:${d#* }" > "$r/$ahci_sdev/block/${d% *}/dev"
-		ln -s "../../../$ahci_sdev/block/${d% *}" "$r/sys/class/block/$(basename "${d% *}")"
+	for d in "$hba_sdev sda 0" "$hba_sdev sda/sda1 1" "$hba_sdev sda/sda2 2" \
+		 "$ahci_sdev sdb 16" "$ahci_sdev sdb/sdb1 17"; do
+		read -r sdev d n <<<"$d"
+		mkdir -p "$r/$sdev/block/$d/holders"
+		echo "8:$n" > "$r/$sdev/block/$d/dev"
+		ln -s "../../../$sdev/block/$d" "$r/sys/class/block/${d#*/}"
 	done
 	echo 21:0 > "$r/$hba_sdev/scsi_generic/sg0/dev"
 	ln -s "../../../$hba_sdev/scsi_generic/sg0" "$r/sys/class/scsi_generic/sg0"
@@ -184,10 +160,10 @@ safety() {	# description, expected exit, ROOT, extra args
 	local what=$1 want=$2 r=$3 rc=0
 	shift 3
 	PATH=$zbin:$PATH MPT3SAS_TIMING_SYSROOT=$r "$tool" --check "$@" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = "$want" ]; then ktap_test_pass "$what"; else ktap_test_fail "$what: exit $rc, want $want:"; sed 's/^/# | /' "$tmp/out"; fi
+	if [ "$rc" = "$want" ]; then ktap_test_pass "$what"; else ktap_test_fail "$what: exit $rc, want $want:"; shown "$tmp/out"; fi
 }
 says() {	# description, then a string the output must hold
-	if grep -qF -- "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no '$2' in:"; sed 's/^/# | /' "$tmp/out"; fi
+	if grep -qF -- "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no '$2' in:"; shown "$tmp/out"; fi
 }
 if [ "$(id -u)" = 0 ]; then
 	f=$tmp/fake
@@ -259,16 +235,12 @@ else
 	echo "skip: the safety checks run as root only"
 fi
 
-# --- a whole run against stand-ins for modprobe, insmod, rmmod, modinfo,
-# dmesg and id ---
-# The fake machine boots from the AHCI disk.  Its lib/modules holds two
-# mpt3sas.ko, text files of modinfo's fields: the kernel's own and this
-# package's in updates/, the one modprobe finds.  The stand-ins load one by
-# writing sys/module/mpt3sas/ as the kernel does, and modprobe and rmmod
-# write the driver's lines to the fake kernel log (kmsg.log, which dev/kmsg
-# links to), which the stand-in dmesg prints.  mpt3sas (ours) is loaded
-# when a run starts.  A file stub.* in the sysroot makes a stand-in go
-# wrong for one run (fail-alloc, insmod-loads, lose-markers, md-on-load).
+# --- whole runs on stand-ins for modprobe, insmod, rmmod, modinfo, dmesg
+# and id.  lib/modules holds two mpt3sas.ko as text files of modinfo's
+# fields: the kernel's own and ours in updates/, the one modprobe finds.
+# A load writes sys/module/mpt3sas/; modprobe and rmmod log the driver's
+# lines to kmsg.log (dev/kmsg).  A file stub.* makes a stand-in go wrong
+# for one run (fail-alloc, insmod-loads, lose-markers, md-on-load).
 f=$tmp/run
 bin=$tmp/bin
 mkdir -p "$bin" "$f/dev"
@@ -293,14 +265,10 @@ echo 0 > "$m/refcnt"
 sed -n 's/^version=//p' "$1" > "$m/version"
 sed -n 's/^srcversion=//p' "$1" > "$m/srcversion"
 SH
-MPT3SAS_TIMING_SYSROOT=$f sh "$bin/load-module" "$ours"
 echo chainpool > "$f/loaded"
 : > "$f/kmsg.log"
 ln -s ../kmsg.log "$f/dev/kmsg"
-cat > "$bin/id" <<'SH'
-#!/bin/sh
-echo 0
-SH
+printf '#!/bin/sh\necho 0\n' > "$bin/id"
 cat > "$bin/modinfo" <<'SH'
 #!/bin/sh
 # modinfo [-n] [-F FIELD] NAME|FILE
@@ -364,160 +332,114 @@ else
 	cat "$MPT3SAS_TIMING_SYSROOT/kmsg.log"
 fi
 SH
-printf '#!/bin/sh
-exit 0
-' > "$bin/udevadm"
+printf '#!/bin/sh\nexit 0\n' > "$bin/udevadm"
 chmod +x "$bin"/*
-rc=0
-PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 2 > "$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 0 ]; then ktap_test_pass "a whole run with stand-ins"; else ktap_test_fail "a whole run: exit $rc"; sed 's/^/# | /' "$tmp/out"; fi
-expect "two rounds of chainpool" '^0000:00:03\.0 +chain pool +chainpool +373959 x 128 +6\.0 +2\.0$'
-expect "dma_pool beside chainpool" '^0000:00:03\.0 +chain pool +dma_pool +350\.0 +58\.3x +8901\.0 +4450\.5x$'
-expect "the wall times of both" '^dma_pool +[0-9]+ +[0-9]+$'
-if [ "$(grep -c 'pool_allocator=chainpool' "$f/calls")" = 2 ] &&
-   [ "$(grep -c 'pool_allocator=dma_pool' "$f/calls")" = 2 ] &&
-   grep -q 'max_sgl_entries=256' "$f/calls" &&
-   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] &&
-   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
-	ktap_test_pass "loads each allocator twice and leaves mpt3sas loaded as it found it"
-else
-	ktap_test_fail "calls:"; sed 's/^/# | /' "$f/calls"
-fi
-
-# a failed load stops the run, and mpt3sas is loaded again all the same
-rm -f "$f/calls"
-rc=0
-echo dma_pool > "$f/stub.fail-alloc"
-PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
-rm "$f/stub.fail-alloc"
-if [ "$rc" != 0 ] && grep -q 'pool_allocator=dma_pool failed' "$tmp/out" &&
-   [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]; then
-	ktap_test_pass "a failed modprobe stops the run and mpt3sas is loaded again"
-else
-	ktap_test_fail "failed modprobe: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
-fi
 
 # start_with FILE: mpt3sas loaded from FILE, no calls yet
 start_with() {
 	rm -rf "$f/sys/module/mpt3sas" "$f/calls"
 	MPT3SAS_TIMING_SYSROOT=$f "$bin/load-module" "$1"
 }
-run() {	# a run of one round each, on the stand-ins
+# run [STUB [CONTENT]] -- ARGS...: the tool on the stand-ins with file
+# stub.STUB there for this run only; its exit status in rc
+run() {
+	[ "$1" = -- ] || { echo "${2:-}" > "$f/stub.$1"; shift; }
+	[ "$1" = -- ] || shift
+	shift
 	rc=0
-	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
+	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" "$@" > "$tmp/out" 2>&1 || rc=$?
+	rm -f "$f"/stub.*
 }
+# verdict DESC CONDITION: the output and the calls shown if CONDITION fails
+verdict() {
+	if eval "$2"; then ktap_test_pass "$1"; else ktap_test_fail "$1: exit $rc"; shown "$tmp/out" "$f/calls"; fi
+}
+
+start_with "$ours"
+run -- --rounds 2
+verdict "a whole run with stand-ins" '[ "$rc" = 0 ]'
+expect "two rounds of chainpool" '^0000:00:03\.0 +chain pool +chainpool +373959 x 128 +6\.0 +2\.0$'
+expect "dma_pool beside chainpool" '^0000:00:03\.0 +chain pool +dma_pool +350\.0 +58\.3x +8901\.0 +4450\.5x$'
+expect "the wall times of both" '^dma_pool +[0-9]+ +[0-9]+$'
+verdict "loads each allocator twice and leaves mpt3sas loaded as it found it" \
+	'[ "$(grep -c "pool_allocator=chainpool" "$f/calls")" = 2 ] &&
+	 [ "$(grep -c "pool_allocator=dma_pool" "$f/calls")" = 2 ] &&
+	 grep -q "max_sgl_entries=256" "$f/calls" &&
+	 [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] &&
+	 [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]'
+
+rm -f "$f/calls"
+run fail-alloc dma_pool -- --rounds 1
+verdict "a failed modprobe stops the run and mpt3sas is loaded again" \
+	'[ "$rc" != 0 ] && grep -q "pool_allocator=dma_pool failed" "$tmp/out" &&
+	 [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas" ] && [ -d "$f/sys/module/mpt3sas" ]'
 
 # the kernel's own mpt3sas was loaded: that very file comes back, though
 # modprobe now finds ours
 start_with "$intree"
-run
-if [ "$rc" = 0 ] && [ "$(tail -n 1 "$f/calls")" = "insmod $intree max_queue_depth=64" ] &&
-   grep -qx 'modprobe -a scsi_transport_sas raid_class' "$f/calls" &&
-   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = 1NTREE0000000000000001 ]; then
-	ktap_test_pass "loads back the file that was loaded, not what modprobe finds"
-else
-	ktap_test_fail "reload of the kernel's mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
-fi
+run -- --rounds 1
+verdict "loads back the file that was loaded, not what modprobe finds" \
+	'[ "$rc" = 0 ] && [ "$(tail -n 1 "$f/calls")" = "insmod $intree max_queue_depth=64" ] &&
+	 grep -qx "modprobe -a scsi_transport_sas raid_class" "$f/calls" &&
+	 [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = 1NTREE0000000000000001 ]'
 says "and says so" "mpt3sas 43.100.00.00 is loaded again from $intree"
 
-# the load back must be checked: a stand-in insmod that loads another file
 start_with "$intree"
-rc=0
-echo "$ours" > "$f/stub.insmod-loads"
-PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
-rm "$f/stub.insmod-loads"
-if [ "$rc" != 0 ]; then
-	ktap_test_pass "a load back of another module is an error"
-else
-	ktap_test_fail "a load back of another module: exit 0"; sed 's/^/# | /' "$tmp/out"
-fi
+run insmod-loads "$ours" -- --rounds 1
+verdict "a load back of another module is an error" '[ "$rc" != 0 ]'
 says "naming both" "mpt3sas is not loaded back as it was: srcversion C4A1NP000000000000000C, want 1NTREE0000000000000001 ($intree, version 43.100.00.00)"
 
-# a loaded mpt3sas that is no file on disk could not come back: nothing
-# is unloaded
-rm -rf "$f/sys/module/mpt3sas" "$f/calls"
-MPT3SAS_TIMING_SYSROOT=$f "$bin/load-module" "$ours"
-echo 60NE0000000000000000000 > "$f/sys/module/mpt3sas/srcversion"
-run
-if [ "$rc" != 0 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]; then
-	ktap_test_pass "refuses to unload an mpt3sas it could not load back"
-else
-	ktap_test_fail "unknown loaded mpt3sas: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
-fi
-says "and says why" "the loaded mpt3sas (version 48.100.00.00-cp1, srcversion 60NE0000000000000000000) is none of the mpt3sas.ko files under"
+# a loaded mpt3sas that is no file on disk could not come back
 start_with "$ours"
+echo 60NE0000000000000000000 > "$f/sys/module/mpt3sas/srcversion"
+run -- --rounds 1
+verdict "refuses to unload an mpt3sas it could not load back" \
+	'[ "$rc" != 0 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]'
+says "and says why" "the loaded mpt3sas (version 48.100.00.00-cp1, srcversion 60NE0000000000000000000) is none of the mpt3sas.ko files under"
 
 # a round whose marker is not in the log is an error, not an empty table
 start_with "$ours"
-rc=0
-: > "$f/stub.lose-markers"
-PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
-rm "$f/stub.lose-markers"
-if [ "$rc" != 0 ] && ! grep -q '^Whole modprobe' "$tmp/out" &&
-   [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]; then
-	ktap_test_pass "a lost kmsg marker stops the run, and mpt3sas is loaded again"
-else
-	ktap_test_fail "lost marker: exit $rc"; sed 's/^/# | /' "$tmp/out"
-fi
+run lose-markers -- --rounds 1
+verdict "a lost kmsg marker stops the run, and mpt3sas is loaded again" \
+	'[ "$rc" != 0 ] && ! grep -q "^Whole modprobe" "$tmp/out" &&
+	 [ "$(cat "$f/sys/module/mpt3sas/srcversion")" = C4A1NP000000000000000C ]'
 says "and says which round and why" 'chainpool round 1: the marker written to /dev/kmsg ("mpt3sas-pool-timing: round chainpool 1 '
 says "that the round's times are lost" "is not in the kernel log (dmesg): the log buffer wrapped or dropped it, so the round's pool times are lost"
-# the marker cannot even be written
 start_with "$ours"
 rm "$f/dev/kmsg"
 mkdir "$f/dev/kmsg"
-run
+run -- --rounds 1
 rmdir "$f/dev/kmsg"
 ln -s ../kmsg.log "$f/dev/kmsg"
-if [ "$rc" != 0 ] && grep -q 'cannot write to /dev/kmsg' "$tmp/out" && ! grep -q '^modprobe mpt3sas max_sgl' "$f/calls"; then
-	ktap_test_pass "an unwritable /dev/kmsg stops the run before a round"
-else
-	ktap_test_fail "unwritable kmsg: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
-fi
+verdict "an unwritable /dev/kmsg stops the run before a round" \
+	'[ "$rc" != 0 ] && grep -q "cannot write to /dev/kmsg" "$tmp/out" &&
+	 ! grep -q "^modprobe mpt3sas max_sgl" "$f/calls"'
 start_with "$ours"
 
-# a busy HBA: the run refuses before unloading anything
 if [ "$(id -u)" = 0 ]; then
 	rm -f "$f/calls"
 	add_dm "$f" vg-data
-	rc=0
-	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = 3 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]; then
-		ktap_test_pass "a run on a busy HBA unloads nothing"
-	else
-		ktap_test_fail "busy HBA: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls" 2>/dev/null
-	fi
+	run -- --rounds 1
+	verdict "a run on a busy HBA unloads nothing" \
+		'[ "$rc" = 3 ] && [ ! -e "$f/calls" ] && [ -d "$f/sys/module/mpt3sas" ]'
 	says "and names the disk and the holder" 'sda2 (behind mpt3sas HBA 0000:00:03.0): held by dm-0 (device-mapper vg-data)'
 	rm_dm "$f"
 
 	# udev assembles md on the disk once the round's load brings it
 	# back: mpt3sas must stay loaded
-	rc=0
-	echo "$hba_sdev/block/sda" > "$f/stub.md-on-load"
-	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" --rounds 1 > "$tmp/out" 2>&1 || rc=$?
-	rm "$f/stub.md-on-load"
-	if [ "$rc" = 3 ] && [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas max_sgl_entries=256 pool_allocator=chainpool" ] &&
-	   [ -d "$f/sys/module/mpt3sas" ]; then
-		ktap_test_pass "md assembled on a disk after a round's load: no rmmod"
-	else
-		ktap_test_fail "md after load: exit $rc"; sed 's/^/# | /' "$tmp/out" "$f/calls"
-	fi
+	run md-on-load "$hba_sdev/block/sda" -- --rounds 1
+	verdict "md assembled on a disk after a round's load: no rmmod" \
+		'[ "$rc" = 3 ] && [ -d "$f/sys/module/mpt3sas" ] &&
+		 [ "$(tail -n 1 "$f/calls")" = "modprobe mpt3sas max_sgl_entries=256 pool_allocator=chainpool" ]'
 	says "and says it was the round's load" 'in use after loading it with pool_allocator=chainpool:'
 	says "and names the disk and the array" 'sda (behind mpt3sas HBA 0000:00:03.0): held by md0 (md array)'
 	rm -rf "$f/$hba_sdev/block/sda/holders/md0" "$f/sys/class/block/md0" "$f/sys/devices/virtual/block/md0"
 fi
 
-# the run refuses without root, before touching anything
 rm -f "$f/calls"
-printf '#!/bin/sh
-echo 1000
-' > "$bin/id"
-rc=0
-PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" > "$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 2 ] && [ ! -e "$f/calls" ]; then
-	ktap_test_pass "a non-root run stops before loading anything"
-else
-	ktap_test_fail "non-root run: exit $rc"
-fi
+printf '#!/bin/sh\necho 1000\n' > "$bin/id"
+run --
+verdict "a non-root run stops before loading anything" '[ "$rc" = 2 ] && [ ! -e "$f/calls" ]'
 
 # --help is for administrators: no source file or patch of ours in it.
 src_refs=$("$tool" --help | grep -nE '[A-Za-z0-9_/]+\.[ch]\b|\bpatch [0-9]{4}\b|src/' || true)
