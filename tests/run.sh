@@ -1,44 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# `make check`: run every test suite, each logged to build/check/<name>.log,
-# and print KTAP: one result per suite, after a line counting the suite's
-# own KTAP results (tests/lib/ktap.sh, or a kernel module's); a failed
-# suite shows its "not ok" lines and the end of its log.  A suite fails if
-# it exits non-zero or reports a "not ok".  The last line reads
-# "N passed, N failed".  Each suite's time lands in build/check/results.json
-# (stamped: scripts/docs.py), which `make docs-results` takes into
-# docs/testing.md.
+# `make check`: run the suites (NAME.suite files, their order in
+# tests/suites; the format is in docs/testing.md), each logged to
+# build/check/NAME.log, and print one KTAP result per suite, then
+# "N passed, N failed".  Times go to build/check/results.json.
 #
-#   tests/run.sh                 every suite, in the order of tests/suites
+#   tests/run.sh                     every suite, in the order of tests/suites
 #   CHECKS="name ..." tests/run.sh   those suites, in that order
-#   tests/run.sh --list          the suites, in order: name, command
-#
-# A suite is a file NAME.suite under tests/ or bench/, in the folder of
-# what it runs, and a line NAME in tests/suites, whose order is make
-# check's.  Its lines are KEY=VALUE (the value is the rest of the line,
-# taken as is; nothing is sourced), blank lines and # comments:
-#
-#   SUITE_NAME=   NAME, as the file is named                    (required)
-#   SUITE_CMD=    what make check runs, from the top of the
-#                 checkout, by bash's eval in a subshell; $top
-#                 and $logdir (build/check) are set              (required)
-#   SUITE_DESC=   one line: what it proves                      (required)
-#   SUITE_NEEDS=  what it needs first (informative)
-#   SUITE_FULL=   the full run, where SUITE_CMD is a reduced one
-#   SUITE_FAULTS= the suite that plants faults which must turn
-#                 this one red (it must exist)
-#   SUITE_LANE=   packages: the suite runs in the packages lane
-#
-# The packages lane runs its suites in order, beside the others, from the
-# matrix on: the matrix waits on downloads and unpacking, a QEMU guest
-# under TCG keeps one CPU busy, and the package suites, in their throwaway
-# roots, need no guest and none of the other suites' results.  Results are
-# still printed in order.
-#
-# A duplicate name, a suite missing from tests/suites or a name there with
-# no file, an unknown key or a malformed line stops the run before any
-# suite starts.
+#   tests/run.sh --list              the suites, in order: name, command
 
 set -u
 

@@ -2,24 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # KTAP results for the host-side test scripts, sourced, with the helper
-# names of the kernel's tools/testing/selftests/kselftest/ktap_helpers.sh:
-#
-#   ktap_print_header            "KTAP version 1"
-#   ktap_set_plan N              "1..N" up front, when N is known
-#   ktap_test_pass DESC          "ok N DESC"
-#   ktap_test_fail DESC          "not ok N DESC"
-#   ktap_test_skip DESC          "ok N DESC # SKIP"
-#   ktap_test_result DESC CMD... runs CMD: pass or fail
-#   ktap_print_msg MSG           "# MSG", a diagnostic line
-#   ktap_exit_fail_msg MSG       "Bail out! MSG", exit 2: the script cannot go on
-#   ktap_print_plan              "1..N" last, if no plan was set
-#   ktap_print_totals            "# Totals: pass:N fail:N ..."
-#   ktap_finished                the plan, if none was set (TAP 13 allows
-#                                it last), "# Totals: ...", then exit 1 if
-#                                anything failed; the script's last command
-#
-# tests/run.sh (make check) counts the "ok" and "not ok" lines of each
-# suite's log and shows the failed ones.
+# names of the kernel's tools/testing/selftests/kselftest/ktap_helpers.sh.
+# ktap_finished prints the plan (if none was set up front, as TAP 13
+# allows) and the totals, and exits 1 if anything failed.
 
 KTAP_TESTNO=0
 KTAP_CNT_PASS=0
@@ -40,7 +25,6 @@ ktap_print_msg() {
 	echo "# $*"
 }
 
-# __ktap_test RESULT DESC: the next test's line, RESULT "ok" or "not ok"
 __ktap_test() {
 	KTAP_TESTNO=$((KTAP_TESTNO + 1))
 	echo "$1 $KTAP_TESTNO $2"
@@ -80,7 +64,6 @@ ktap_print_totals() {
 	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
 }
 
-# the plan, last (TAP 13 allows it), if none was set up front
 ktap_print_plan() {
 	[ -n "$KTAP_PLAN" ] || echo "1..$KTAP_TESTNO"
 }
