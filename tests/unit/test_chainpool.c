@@ -22,6 +22,9 @@
 				 #a, a_, #b, b_);			\
 	} while (0)
 
+/* The 9300-8i's chain pool: 373,959 blocks of 128 B. */
+#define CHAIN_BLOCKS	373959U
+
 /* The test's fault hook: fail slab N (1-based), or every top-order slab. */
 static struct {
 	u32 slab_calls;
@@ -38,6 +41,7 @@ bool chainpool_fault(enum chainpool_fault_op op, const char *name,
 }
 
 static struct device dev;
+static struct cp_sink s;	/* room for the chain pool's blocks */
 
 static int setup(void **state)
 {
@@ -48,12 +52,14 @@ static int setup(void **state)
 	dev.next_dma = 1ULL << 20;
 	chainpool_slab_kb = 128;
 	chainpool_debug = false;
+	s.blocks = calloc(CHAIN_BLOCKS, sizeof(*s.blocks));
 	return 0;
 }
 
 /* Nothing of the pool left: no coherent memory, metadata or debugfs file. */
 static int teardown(void **state)
 {
+	free(s.blocks);
 	CHECK_EQ(dev.live, 0);
 	CHECK_EQ(kshim.live, 0);
 	CHECK_EQ(kshim.debugfs_files, 0);
@@ -63,23 +69,33 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct cp_sink *sink_new(u32 n)
+static struct chainpool *create(const char *name, u32 size, u32 align,
+				u32 boundary)
 {
-	struct cp_sink *s = calloc(1, sizeof(*s));
+	struct chainpool *pool = chainpool_create(name, &dev, size, align,
+						  boundary);
 
-	s->blocks = calloc(n, sizeof(*s->blocks));
-	return s;
+	CHECK(pool);
+	return pool;
 }
 
-static void sink_free(struct cp_sink *s)
+/* A bulk allocation of @n blocks into s, as the driver makes it. */
+static int bulk(struct chainpool *pool, u32 n)
 {
-	free(s->blocks);
-	free(s);
+	s.calls = 0;
+	s.out_of_order = false;
+	return chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, &s);
+}
+
+static void release_destroy(struct chainpool *pool)
+{
+	chainpool_release_all(pool);
+	chainpool_destroy(pool);
 }
 
 /* Every block distinct, aligned, inside no line it must not cross. */
-static void check_blocks(struct chainpool *pool, struct cp_block *b, u32 n,
-			 u32 size, u32 align, u64 boundary)
+static void check_blocks(struct cp_block *b, u32 n, u32 size, u32 align,
+			 u64 boundary)
 {
 	u32 i;
 
@@ -101,88 +117,74 @@ static void check_blocks(struct chainpool *pool, struct cp_block *b, u32 n,
 		CHECK_EQ(*(u8 *)b[i].cpu, (u8)i);
 }
 
-/* The 9300-8i's chain pool: 373,959 blocks of 128 B, as the driver takes it. */
+/* The chain pool as the driver takes it, in bounded lock holds. */
 static void test_bulk_chain_pool(void **state)
 {
-	u32 n = 373959, holds;
-	struct cp_sink *s = sink_new(n);
+	struct chainpool *pool = create("chain pool", 128, 16, 0);
 	struct chainpool_stats st;
-	struct chainpool *pool;
-	u64 before;
+	u64 before = kshim.lock_holds;
+	u32 calls;
 
-	pool = chainpool_create("chain pool", &dev, 128, 16, 0);
-	CHECK(pool);
-	before = kshim.lock_holds;
-	CHECK_EQ(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, s), 0);
-	holds = kshim.lock_holds - before;
-	CHECK_EQ(s->calls, n);
-	CHECK(!s->out_of_order);
+	CHECK_EQ(bulk(pool, CHAIN_BLOCKS), 0);
 	/* one hold to read the count, then one per batch of 512 */
-	CHECK_EQ(holds, 1 + 1 + (n + 511) / 512);
+	CHECK_EQ(kshim.lock_holds - before, 1 + 1 + (CHAIN_BLOCKS + 511) / 512);
+	CHECK_EQ(s.calls, CHAIN_BLOCKS);
+	CHECK(!s.out_of_order);
 	chainpool_get_stats(pool, &st);
 	CHECK_EQ(st.blocks, 365 * 1024 + 256);
-	CHECK_EQ(st.in_use, n);
+	CHECK_EQ(st.in_use, CHAIN_BLOCKS);
 	CHECK_EQ(st.nr_slabs, 366);
 	CHECK_EQ(st.slabs_by_order[5], 365);
 	CHECK_EQ(st.slabs_by_order[3], 1);
 	CHECK_EQ(st.dma_bytes, 365 * 128 * 1024 + 32 * 1024);
-	check_blocks(pool, s->blocks, n, 128, 16, 0);
+	check_blocks(s.blocks, CHAIN_BLOCKS, 128, 16, 0);
 	chainpool_release_all(pool);
 	chainpool_get_stats(pool, &st);
 	CHECK_EQ(st.in_use, 0);
 	/* the same blocks again, without a coherent allocation */
-	before = dev.calls;
-	s->calls = 0;
-	CHECK_EQ(chainpool_alloc_bulk(pool, n, GFP_KERNEL, cp_sink_store, s), 0);
-	CHECK_EQ(dev.calls, before);
-	CHECK_EQ(s->calls, n);
-	chainpool_release_all(pool);
-	chainpool_destroy(pool);
-	sink_free(s);
+	calls = dev.calls;
+	CHECK_EQ(bulk(pool, CHAIN_BLOCKS), 0);
+	CHECK_EQ(dev.calls, calls);
+	CHECK_EQ(s.calls, CHAIN_BLOCKS);
+	release_destroy(pool);
 }
 
 /* Bulk holds are bounded in bytes too: 64 KiB of 4 KiB blocks is 16. */
 static void test_bulk_batch_bytes(void **state)
 {
-	struct cp_sink *s = sink_new(100);
-	struct chainpool *pool = chainpool_create("big", &dev, 4096, 0, 0);
+	struct chainpool *pool = create("big", 4096, 0, 0);
 	u64 before = kshim.lock_holds;
 
-	CHECK_EQ(chainpool_alloc_bulk(pool, 100, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(bulk(pool, 100), 0);
 	CHECK_EQ(kshim.lock_holds - before, 1 + 1 + 7);
-	check_blocks(pool, s->blocks, 100, 4096, 16, 0);
-	chainpool_release_all(pool);
-	chainpool_destroy(pool);
-	sink_free(s);
+	check_blocks(s.blocks, 100, 4096, 16, 0);
+	release_destroy(pool);
 }
 
-/* Sizes, alignments and boundaries: every block within its rules. */
+/* Sizes, alignments and boundaries, with and without debug. */
 static void test_layouts(void **state)
 {
 	static const struct { u32 size, align, boundary; } c[] = {
-		{ 1, 0, 0 }, { 16, 16, 0 }, { 24, 8, 0 }, { 100, 64, 0 },
-		{ 128, 16, 0 }, { 192, 16, 4096 }, { 1000, 0, 1024 },
-		{ 3000, 0, 0 }, { 4096, 4096, 0 }, { 5000, 0, 8192 },
-		{ 48, 16, 2048 }, { 3 << 20, 0, 0 }, { 512, 4096, 0 },
+		{ 1, 0, 0 }, { 16, 16, 0 }, { 24, 8, 0 }, { 24, 16, 0 },
+		{ 100, 64, 0 }, { 100, 512, 128 }, { 128, 16, 0 },
+		{ 128, 16, 4096 }, { 192, 16, 4096 }, { 512, 512, 0 },
+		{ 1000, 0, 1024 }, { 1000, 16, 1024 }, { 2048, 4096, 0 },
+		{ 3000, 0, 0 }, { 4096, 4096, 0 }, { 4096, 4096, 65536 },
+		{ 5000, 0, 8192 }, { 5000, 16, 0 }, { 48, 16, 2048 },
+		{ 1 << 20, 4096, 0 }, { 3 << 20, 0, 0 }, { 512, 4096, 0 },
 	};
 	u32 i, n;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct chainpool *pool;
-		struct cp_sink *s;
 
+		chainpool_debug = i % 2;
 		n = c[i].size > PAGE_SIZE ? 3 : 2000;
-		s = sink_new(n);
-		pool = chainpool_create("layout", &dev, c[i].size, c[i].align,
-					c[i].boundary);
-		CHECK(pool);
-		CHECK_EQ(chainpool_alloc_bulk(pool, n, GFP_KERNEL,
-					      cp_sink_store, s), 0);
-		check_blocks(pool, s->blocks, n, c[i].size, c[i].align,
+		pool = create("layout", c[i].size, c[i].align, c[i].boundary);
+		CHECK_EQ(bulk(pool, n), 0);
+		check_blocks(s.blocks, n, c[i].size, c[i].align,
 			     c[i].boundary);
-		chainpool_release_all(pool);
-		chainpool_destroy(pool);
-		sink_free(s);
+		release_destroy(pool);
 	}
 }
 
@@ -200,18 +202,19 @@ static void test_create_rules(void **state)
 /* Single allocations grow the pool by doubling; every block stays found. */
 static void test_growth(void **state)
 {
-	u32 n = 5000, i;
-	struct cp_block *b = calloc(n, sizeof(*b));
-	struct chainpool *pool = chainpool_create("grow", &dev, 256, 0, 0);
+	struct chainpool *pool = create("grow", 256, 0, 0);
+	struct cp_block *b = s.blocks;
 	struct chainpool_stats st;
+	u32 n = 5000, i;
 
 	for (i = 0; i < n; i++) {
 		b[i].cpu = chainpool_alloc(pool, GFP_KERNEL, &b[i].dma);
 		CHECK(b[i].cpu);
 	}
-	check_blocks(pool, b, n, 256, 16, 0);
+	check_blocks(b, n, 256, 16, 0);
 	chainpool_get_stats(pool, &st);
 	CHECK(st.nr_slabs < 20);
+	CHECK(st.blocks < 2 * n);
 	CHECK_EQ(st.in_use, n);
 	for (i = 0; i < n; i++)
 		chainpool_free(pool, b[i].cpu, b[i].dma);
@@ -223,7 +226,6 @@ static void test_growth(void **state)
 	CHECK_EQ(dev.calls, i);
 	chainpool_free(pool, b[n - 1].cpu, b[0].dma);
 	chainpool_destroy(pool);
-	free(b);
 }
 
 /*
@@ -234,14 +236,14 @@ static void test_growth(void **state)
  */
 static void test_growth_merge(void **state)
 {
+	struct cp_block *b = s.blocks;
 	u32 n = 3000, i, calls, growths = 0;
-	struct cp_block *b = calloc(n, sizeof(*b));
 	struct chainpool *pool;
 	struct chainpool_stats st;
 
 	chainpool_slab_kb = 4;
 	chainpool_debug = true;
-	pool = chainpool_create("merge", &dev, 256, 0, 0);
+	pool = create("merge", 256, 0, 0);
 	for (i = 0; i < n; i++) {
 		/* an odd multiplier: a distinct MiB for every i below 4096 */
 		dev.next_dma = (1ULL << 30) + ((i * 2654435761U) % 4096 << 20);
@@ -261,30 +263,38 @@ static void test_growth_merge(void **state)
 	chainpool_get_stats(pool, &st);
 	CHECK_EQ(st.in_use, 0);
 	chainpool_destroy(pool);
-	free(b);
 }
 
-/* __GFP_ZERO zeroes; without it, no promise (the shim fills 0x5a). */
+/*
+ * __GFP_ZERO zeroes, also a block freed dirty or poisoned (debug);
+ * without it, no promise (the shim fills 0x5a).
+ */
 static void test_zero(void **state)
 {
-	struct chainpool *pool = chainpool_create("z", &dev, 200, 0, 0);
+	struct chainpool *pool;
 	dma_addr_t dma;
-	u8 *p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
+	u8 *p;
+	int d;
 
-	CHECK(p);
-	CHECK(!memchr_inv(p, 0, 200));
-	memset(p, 0xff, 200);
-	chainpool_free(pool, p, dma);
-	p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
-	CHECK(!memchr_inv(p, 0, 200));
-	chainpool_free(pool, p, dma);
-	chainpool_destroy(pool);
+	for (d = 0; d < 2; d++) {
+		chainpool_debug = d;
+		pool = create("z", 200, 0, 0);
+		p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
+		CHECK(p);
+		CHECK(!memchr_inv(p, 0, 200));
+		memset(p, 0xff, 200);
+		chainpool_free(pool, p, dma);
+		p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
+		CHECK(!memchr_inv(p, 0, 200));
+		chainpool_free(pool, p, dma);
+		chainpool_destroy(pool);
+	}
 }
 
 /* An atomic allocation from an empty pool fails instead of sleeping. */
 static void test_atomic(void **state)
 {
-	struct chainpool *pool = chainpool_create("a", &dev, 64, 0, 0);
+	struct chainpool *pool = create("a", 64, 0, 0);
 	dma_addr_t dma;
 	void *p;
 
@@ -307,40 +317,34 @@ static void test_atomic(void **state)
  */
 static void test_fallback(void **state)
 {
-	struct cp_sink *s = sink_new(3000);
-	struct chainpool *pool = chainpool_create("f", &dev, 128, 0, 0);
+	struct chainpool *pool = create("f", 128, 0, 0);
 	struct chainpool_stats st;
 
 	dev.max_bytes = 16384;
-	CHECK_EQ(chainpool_alloc_bulk(pool, 3000, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(bulk(pool, 3000), 0);
 	chainpool_get_stats(pool, &st);
 	CHECK_EQ(st.slabs_by_order[2], 23);
 	/* orders 5, 4 and 3 failed once; later slabs start at 2 (and 1) */
 	CHECK_EQ(st.fallbacks, 3);
 	CHECK_EQ(dev.calls, 3 + st.nr_slabs);
 	CHECK_EQ(dev.noretry, 2);
-	check_blocks(pool, s->blocks, 3000, 128, 16, 0);
-	chainpool_release_all(pool);
-	chainpool_destroy(pool);
-	sink_free(s);
+	check_blocks(s.blocks, 3000, 128, 16, 0);
+	release_destroy(pool);
 }
 
 /* The hook's top-order failures: the same, through the fault point. */
 static void test_fault_top(void **state)
 {
-	struct cp_sink *s = sink_new(3000);
-	struct chainpool *pool = chainpool_create("t", &dev, 128, 0, 0);
+	struct chainpool *pool = create("t", 128, 0, 0);
 	struct chainpool_stats st;
 
 	fault.fail_top = true;
-	CHECK_EQ(chainpool_alloc_bulk(pool, 3000, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(bulk(pool, 3000), 0);
 	chainpool_get_stats(pool, &st);
 	CHECK_EQ(st.slabs_by_order[5], 0);
 	CHECK_EQ(st.slabs_by_order[4], 6);
-	check_blocks(pool, s->blocks, 3000, 128, 16, 0);
-	chainpool_release_all(pool);
-	chainpool_destroy(pool);
-	sink_free(s);
+	check_blocks(s.blocks, 3000, 128, 16, 0);
+	release_destroy(pool);
 }
 
 /*
@@ -350,24 +354,21 @@ static void test_fault_top(void **state)
  */
 static void test_4gib(void **state)
 {
-	struct cp_sink *s = sink_new(2048);
+	struct chainpool *pool = create("4g", 4096, 0, 0);
+	struct chainpool_stats st;
 	dma_addr_t dma;
 	void *p;
-	struct chainpool *pool = chainpool_create("4g", &dev, 4096, 0, 0);
-	struct chainpool_stats st;
 
 	/* the first slab of 128 KiB would start 64 KiB below 4 GiB */
 	dev.next_dma = (4ULL << 30) - (128 << 10);
 	dev.skew = 64 << 10;
-	CHECK_EQ(chainpool_alloc_bulk(pool, 40, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(bulk(pool, 40), 0);
 	chainpool_get_stats(pool, &st);
 	CHECK(st.rejected >= 1);
-	check_blocks(pool, s->blocks, 40, 4096, 16, 0);
-	chainpool_release_all(pool);
-	chainpool_destroy(pool);
-	sink_free(s);
+	check_blocks(s.blocks, 40, 4096, 16, 0);
+	release_destroy(pool);
 
-	pool = chainpool_create("one", &dev, 3 * 4096, 16, 0);
+	pool = create("one", 3 * 4096, 16, 0);
 	dev.next_dma = (4ULL << 30) - (16 << 10);
 	dev.skew = 8 << 10;
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
@@ -382,33 +383,28 @@ static void test_4gib(void **state)
 /* A slab failing at any place of a fill: -ENOMEM and nothing kept. */
 static void test_fail_every_slab(void **state)
 {
-	struct cp_sink *s = sink_new(20000);
 	u32 k;
 
 	for (k = 1; k <= 21; k++) {
-		struct chainpool *pool = chainpool_create("e", &dev, 128, 0, 0);
+		struct chainpool *pool;
 		struct chainpool_stats st;
 
+		chainpool_debug = k % 2;
+		pool = create("e", 128, 0, 0);
 		fault.slab_calls = 0;
 		fault.fail_slab = k;
-		s->calls = 0;
-		CHECK_EQ(chainpool_alloc_bulk(pool, 20000, GFP_KERNEL,
-					      cp_sink_store, s),
-			 k <= 20 ? -ENOMEM : 0);
+		CHECK_EQ(bulk(pool, 20000), k <= 20 ? -ENOMEM : 0);
 		chainpool_get_stats(pool, &st);
 		CHECK_EQ(st.nr_slabs, k <= 20 ? 0 : 20);
 		CHECK_EQ(dev.live, k <= 20 ? 0 : 20);
-		chainpool_release_all(pool);
-		chainpool_destroy(pool);
+		release_destroy(pool);
 		CHECK_EQ(dev.live, 0);
 	}
-	sink_free(s);
 }
 
 /* A kzalloc() or kvmalloc() failing anywhere: no leak, no crash. */
 static void test_fail_every_kmalloc(void **state)
 {
-	struct cp_sink *s = sink_new(20000);
 	u32 k;
 	int ret;
 
@@ -420,16 +416,13 @@ static void test_fail_every_kmalloc(void **state)
 		pool = chainpool_create("k", &dev, 128, 0, 0);
 		if (!pool)
 			continue;
-		ret = chainpool_alloc_bulk(pool, 20000, GFP_KERNEL,
-					   cp_sink_store, s);
+		ret = bulk(pool, 20000);
 		CHECK(ret == 0 || ret == -ENOMEM);
-		chainpool_release_all(pool);
-		chainpool_destroy(pool);
+		release_destroy(pool);
 		CHECK_EQ(dev.live, 0);
 		CHECK_EQ(kshim.live, 0);
 	}
 	kshim.fail_alloc_at = 0;
-	sink_free(s);
 }
 
 /* Debug: poison, double and foreign frees, corruption while free. */
@@ -440,8 +433,8 @@ static void test_debug(void **state)
 	u8 *p, *q;
 
 	chainpool_debug = true;
-	pool = chainpool_create("d", &dev, 64, 0, 0);
-	other = chainpool_create("o", &dev, 64, 0, 0);
+	pool = create("d", 64, 0, 0);
+	other = create("o", 64, 0, 0);
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
 	CHECK(!memchr_inv(p, POOL_POISON_ALLOCATED, 64));
 	chainpool_free(pool, p, dma);
@@ -455,6 +448,9 @@ static void test_debug(void **state)
 	CHECK_EQ(kshim.dev_errs, 2);
 	chainpool_free(pool, p + 16, dma + 16);
 	CHECK_EQ(kshim.dev_errs, 3);
+	/* none of the refused frees counted */
+	CHECK_EQ(pool->in_use, 0);
+	CHECK_EQ(other->in_use, 1);
 	/* written to while free: found when handed out again */
 	p[40] = 0;
 	CHECK(chainpool_alloc(pool, GFP_KERNEL, &dma) == p);
@@ -469,44 +465,39 @@ static void test_debug(void **state)
 static void test_destroy_busy(void **state)
 {
 	struct chainpool *pool;
-	struct cp_sink *s = sink_new(2000);
 	dma_addr_t dma;
 	void *p;
 
 	chainpool_debug = true;
 	chainpool_slab_kb = 4;
-	pool = chainpool_create("b", &dev, 128, 0, 0);
-	CHECK_EQ(chainpool_alloc_bulk(pool, 2000, GFP_KERNEL, cp_sink_store, s), 0);
+	pool = create("b", 128, 0, 0);
+	CHECK_EQ(bulk(pool, 2000), 0);
 	chainpool_release_all(pool);
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
 	chainpool_destroy(pool);
 	CHECK_EQ(kshim.dev_errs, 1);
 	CHECK_EQ(dev.live, 1);
 	dma_free_coherent(&dev, PAGE_SIZE, p, dma);
-	sink_free(s);
 }
 
 /* The debugfs file shows the geometry; gone with the pool, not its folder. */
 static void test_debugfs(void **state)
 {
-	struct chainpool *pool = chainpool_create("chain pool", &dev, 128, 0, 0);
-	struct cp_sink *s = sink_new(2000);
+	struct chainpool *pool = create("chain pool", 128, 0, 0);
 	struct seq_file m = { .private = pool };
 
 	CHECK(kshim.debugfs_dir);
 	CHECK_EQ(kshim.debugfs_files, 1);
-	CHECK_EQ(chainpool_alloc_bulk(pool, 2000, GFP_KERNEL, cp_sink_store, s), 0);
+	CHECK_EQ(bulk(pool, 2000), 0);
 	cp_debugfs_show(&m, NULL);
 	CHECK(strstr(m.buf, "blocks: 2048\nin_use: 2000\nslabs: 2\n"));
 	CHECK(strstr(m.buf, "slabs_order_5: 2\ndma_bytes: 262144\n"));
-	chainpool_release_all(pool);
-	chainpool_destroy(pool);
+	release_destroy(pool);
 	CHECK_EQ(kshim.debugfs_files, 0);
 	/* the folder is found again, not created twice */
-	pool = chainpool_create("again", &dev, 128, 0, 0);
+	pool = create("again", 128, 0, 0);
 	CHECK_EQ(kshim.debugfs_files, 1);
 	chainpool_destroy(pool);
-	sink_free(s);
 }
 
 /* chainpool_slab_kb: rounded down to a power of two from a page to 4 MiB. */
@@ -519,7 +510,7 @@ static void test_slab_kb(void **state)
 
 	for (i = 0; i < ARRAY_SIZE(kb); i++) {
 		chainpool_slab_kb = kb[i];
-		pool = chainpool_create("kb", &dev, 128, 0, 0);
+		pool = create("kb", 128, 0, 0);
 		CHECK_EQ(pool->max_order, order[i]);
 		chainpool_destroy(pool);
 	}
@@ -528,7 +519,7 @@ static void test_slab_kb(void **state)
 /* init_on_alloc zeroes what is handed out, init_on_free what comes back. */
 static void test_init_on(void **state)
 {
-	struct chainpool *pool = chainpool_create("i", &dev, 200, 0, 0);
+	struct chainpool *pool = create("i", 200, 0, 0);
 	dma_addr_t dma;
 	u8 *p;
 
