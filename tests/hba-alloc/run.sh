@@ -9,8 +9,8 @@
 # hba-alloc, sampled cases; else KERNELS (default all), every case.
 # Options: --dir DIR (default build/hba-alloc), --tree DIR (the test
 # builds' source, default build/tree), --modules DIR (mpt3sas.ko, default
-# build/modules), --plan STEPS, and for tests/hba/run.sh --setups,
-# --timeout, --append.  Behind the IOMMU (--setups iommu) its IOVA caches
+# build/modules), --plan STEPS, and for tests/hba/run.sh --setups and
+# --timeout.  Behind the IOMMU (--setups iommu) its IOVA caches
 # keep hundreds of pages at N = 2048 with one-page slabs: past tolerance.
 #
 # The test builds, cached in build/hba-alloc-test-build/ by the tree's
@@ -27,8 +27,7 @@ LOG_TAG=hba-alloc
 . "$top/tests/kernels/lib.sh"
 
 reduced='' out=$BUILD_ROOT/hba-alloc tree=$BUILD_ROOT/tree moddir=$BUILD_ROOT/modules
-steps='' append_more=''
-hba_opts=()
+steps='' hba_opts=()
 while [ $# -gt 0 ]; do
 	[ "$1" = --reduced ] && { reduced=--reduced; shift; continue; }
 	[ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)"
@@ -37,7 +36,6 @@ while [ $# -gt 0 ]; do
 	--tree) tree=$2 ;;
 	--modules) moddir=$2 ;;
 	--plan) steps=$2 ;;
-	--append) append_more=$2 ;;
 	--setups | --timeout) hba_opts+=("$1" "$2") ;;
 	*) die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)" ;;
 	esac
@@ -118,11 +116,9 @@ done
 rc=0
 for part in alloc walk; do
 	if [ $part = alloc ]; then
-		plan=$(grep -v '^@hba-faultwalk ' <<<"$steps" || true)
-		append=$append_more
+		plan=$(grep -v '^@hba-faultwalk ' <<<"$steps" || true) append=
 	else
-		plan=$(grep '^@hba-faultwalk ' <<<"$steps" || true)
-		append="slub_debug=FZP${append_more:+ $append_more}"
+		plan=$(grep '^@hba-faultwalk ' <<<"$steps" || true) append=slub_debug=FZP
 	fi
 	[ -n "$plan" ] || continue
 	"$top/tests/hba/run.sh" $reduced --name hba-alloc --dir "$out/$part" --modules "$mods" \

@@ -2,16 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/plants/run.sh SUITE [--reduced]: SUITE must go red on each of its
-# planted faults (tests/plants/list).  For each, a copy of the checkout
-# with build/tree gets the plant's patch (--fuzz=0; every file it names
-# must then differ from the checkout's), is built as SUITE needs, and SUITE
-# runs with what was built (the HBA suites: mpt3sas.ko and hba-alloc's
-# test builds; the others: the copy's own scripts too): the plant's test
-# must report "not ok".  A package suite is stopped once that test has
-# reported: what comes after it has nothing to show.  --reduced
-# (make check): the plants marked "check".  The suites in QEMU run on the
-# first series tagged faults, the RPM suites on the first tagged
-# rpm-reduced.  Prints KTAP; work and logs in build/plants/NAME/.
+# planted faults (tests/plants/list; --reduced: those marked "check"): it
+# runs on a copy of the checkout and build/tree with the plant's patch,
+# built as SUITE needs, and the plant's test must report "not ok".  The
+# suites in QEMU run on the first series tagged faults, the RPM suites on
+# the first tagged rpm-reduced.  Prints KTAP; logs in build/plants/NAME/.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,7 +53,7 @@ plant_failed() {
 }
 
 # run_SUITE WORK RUN NAME TEST: the suite on WORK, its output to WORK/run.log
-# and logs under WORK/run/; 125 if the copy does not build (WORK/build.log).
+# and logs under WORK/run/; 125 if the copy does not build (WORK/build.log)
 run_unit() {
 	make -s -C "$1/tests/unit" clean >/dev/null &&
 		make -C "$1/tests/unit" all >"$1/build.log" 2>&1 || return 125
@@ -84,7 +79,8 @@ run_hba() {
 
 # the copy's package suite in a throwaway root (root.sh, RUN its options
 # and script), on the checkout's image and RPM fixture repository (hard
-# links: the same key), killed with its whole session once TEST reported
+# links: the same key), killed with its session once TEST reported: what
+# comes after has nothing to show
 run_pkg() {
 	local w=$1 f sid rc opts=${2% *} script=${2##* } root=$BUILD_ROOT/pkgroot
 	[ "$opts" != "$2" ] || opts=
@@ -117,8 +113,7 @@ run_pkg() {
 
 # the copy's own harness, with the self-test module built from the copy
 run_vmtest() {
-	"$1/tests/vm/run.sh" --dir "$1/run" \
-		--setups plain >"$1/run.log" 2>&1
+	"$1/tests/vm/run.sh" --dir "$1/run" --setups plain >"$1/run.log" 2>&1
 }
 
 # the copy's suites and modules; mpt3sas rebuilt for a plant in it only

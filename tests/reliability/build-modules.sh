@@ -1,15 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The module build of tests/reliability/run.sh: mpt3sas.ko and
-# chainpool_test.ko built by scripts/build-modules.sh from a private copy
-# of this checkout's sources (under build/reliability/build/); never from
-# or into the shipped tree.
-#
 #   build-modules.sh [--mpt3sas DIR] SERIES KVER KDIR OUTDIR
 #
-# mpt3sas.ko is built from a copy of build/tree with our files replaced by
-# the checkout's, or with --mpt3sas copied from DIR/SERIES/.
+# tests/reliability/run.sh's modules, by scripts/build-modules.sh from a
+# private copy of the checkout: chainpool_test.ko, and mpt3sas.ko from
+# build/tree with the checkout's files of ours, or from DIR/SERIES/.
 
 set -eu
 

@@ -1,13 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The guest's memory check (gl_mem_base, gl_mem_check, gl_mem_end of
-# tests/vm/guestlib.sh) on the host, fed made-up readings: pages in flight
-# for a moment must settle and pass, a leak must fail after the bounded
-# looks, and a leak spread under tolerance over two phases must fail at
-# the end.  No guest can show a transient on demand; this can.
-#
-#   tests/reliability/mem-check.sh      prints KTAP, a result per check; exit 1 on any failure
+# The guest's memory check (gl_mem_* of tests/vm/guestlib.sh) on made-up
+# readings, as no guest shows a transient on demand.  Prints KTAP.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib/ktap.sh"
 ktap_print_header
 
-# guestlib.sh with the guest's paths replaced; each replacement must apply
+# guestlib.sh with the guest's paths replaced
 # shellcheck disable=SC2016 # the $ are guestlib.sh's, not ours to expand
 sed -e 's|^\. /etc/vmtest/conf.*|VMTEST_SPLAT_RE=x|' -e 's|^PATH=/bin$|:|' \
 	-e 's|\$(cat /proc/cmdline)|$GL_TEST_CMDLINE|' -e "s|> /dev/kmsg|>> $work/kmsg|" \

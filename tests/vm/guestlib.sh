@@ -136,12 +136,12 @@ GL_RELOOK_DF=0
 GL_RELOOK_DS=0
 GL_SETTLED_DF=0
 GL_SETTLED_DS=0
-GL_START_FREE=
-GL_START_SLAB=
+# gl_mem_end's reference: the suite's best reading (gl_mem_best)
+GL_START_FREE=0
+GL_START_SLAB=999999999
 
 # gl_mem_base: the current readings as the starting point (settled twice:
-# RCU frees what the first settling dropped); the first call's also
-# gl_mem_end's
+# RCU frees what the first settling dropped)
 gl_mem_base() {
 	gl_settle
 	sleep 1
@@ -150,10 +150,6 @@ gl_mem_base() {
 	GL_FREE_DRIFT=0
 	GL_SLAB_DRIFT=0
 	GL_LEAKS=0
-	if [ -z "$GL_START_FREE" ]; then
-		GL_START_FREE=$GL_FREE0
-		GL_START_SLAB=$GL_SLAB0
-	fi
 	gl_mem_best
 	gl_say "memory: starting point $GL_FREE0 free pages, $GL_SLAB0 slab pages"
 }
@@ -179,10 +175,7 @@ gl_mem_look() {
 		gl_df=$(($1 - gl_free))
 		gl_ds=$((gl_slab - $2))
 		gl_looks=$((gl_looks + 1))
-		if [ "$gl_looks" = 1 ]; then
-			gl_df1=$gl_df
-			gl_ds1=$gl_ds
-		fi
+		[ "$gl_looks" -gt 1 ] || { gl_df1=$gl_df; gl_ds1=$gl_ds; }
 		[ "$gl_df" -gt "$GL_FREE_TOL" ] || [ "$gl_ds" -gt "$GL_SLAB_TOL" ] || return 0
 	done
 	return 1
@@ -282,11 +275,19 @@ gl_long_kernel_loops() {
 	fi
 }
 
-# gl_ktap_ok LOG NAME: the chunk of log has "ok 1 - NAME" and no
-# "not ok N - " of a test module (the scripts' own results have no "-")
-gl_ktap_ok() {
-	echo "$1" | grep -qE "^\[[ 0-9.]*\] ok 1 - $2\$" &&
-		! echo "$1" | grep -qE '^\[[ 0-9.]*\] *not ok [0-9]+ - '
+# gl_rel TEST PARAMS...: chainpool_test rel=TEST loaded and unloaded, its
+# kernel log in log; true if it has "ok 1 - TEST" and no "not ok N - " of
+# a test module (the scripts' own results have no "-")
+gl_rel() {
+	gl_t=$1
+	shift
+	log=
+	gl_load chainpool_test rel="$gl_t" "$@" ||
+		{ gl_fail "insmod chainpool_test rel=$gl_t $* failed"; return 1; }
+	log=$(gl_klog)
+	gl_unload chainpool_test
+	echo "$log" | grep -qE "^\[[ 0-9.]*\] ok 1 - $gl_t\$" &&
+		! echo "$log" | grep -qE '^\[[ 0-9.]*\] *not ok [0-9]+ - '
 }
 
 # gl_kmsg LINE: LINE into the kernel log, cut to 900 bytes: /dev/kmsg

@@ -56,10 +56,7 @@ vm_vmlinux() {
 	1f8b*)    payload | gzip -dc > "$tmp" ;;
 	*) return 1 ;;
 	esac || { rm -f "$tmp"; return 1; }
-	if [ "$(od -An -c -j 1 -N 3 "$tmp" | tr -d ' ')" != ELF ]; then
-		rm -f "$tmp"
-		return 1
-	fi
+	[ "$(od -An -c -j 1 -N 3 "$tmp" | tr -d ' ')" = ELF ] || { rm -f "$tmp"; return 1; }
 	mv "$tmp" "$out"
 }
 
