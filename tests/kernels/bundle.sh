@@ -1,38 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/kernels/bundle.sh NAME SRC RELEASE [CONFIG] [-- MAKE_ARGS...]
+# tests/kernels/bundle.sh [--out DIR] [--fragment FILE] NAME SRC RELEASE
+#                          [CONFIG] [-- MAKE_ARGS...]
 #
-# Make a kernel bundle, a distribution's kernel as the tests take it
-# (tests/kernels/series, fetch.sh), from that distribution's kernel source
-# tree SRC: build/bundles/NAME.tar.xz, which unpacks to
-#
-#   boot/vmlinuz-RELEASE, boot/config-RELEASE, boot/System.map-RELEASE
-#   lib/modules/RELEASE/          the modules, depmod'ed, the kernel's own
-#                                 mpt3sas among them
-#   lib/modules/RELEASE/build ->  the build tree for external modules, where
-#                                 the distribution's package puts it
-#
-# RELEASE is the kernel release string the distribution's kernel has
-# (uname -r); it picks the layout:
-#   *.el[0-9]*   RHEL's kernel-devel: usr/src/kernels/RELEASE, and the
-#                modules xz-compressed, as RHEL ships them
-#   otherwise    Debian's and Ubuntu's linux-headers:
-#                usr/src/linux-headers-RELEASE
-# CONFIG is the distribution's own configuration for the architecture
-# (e.g. the x86_64 configuration a RHEL source tree ships), with the modules cut
-# down by localmodconfig to those the tests load; without it, tinyconfig.
-# tests/kernels/bundle.config is merged over either, and every option of
-# it must hold in the result, then --fragment FILE (one of the bundle's
-# own).  MAKE_ARGS go to every make of the kernel (e.g.
-# KCFLAGS=... for an old tree and a new compiler); with
-# SKIP_STACK_VALIDATION=1 among them (4.18's objtool, built by a new gcc,
-# crashes) the shipped configuration says CONFIG_STACK_VALIDATION is not
-# set, so that external modules skip objtool as the kernel did.
-#
-# Copy the bundle into KERNEL_BUNDLES (../shared/kernels) to make NAME a
-# kernel series; a line in tests/kernels/series gives it tags.
-# The bundle lands in --out DIR (default build/bundles).
+# Make a kernel bundle (tests/kernels/README.md) from a distribution's
+# kernel source tree SRC: DIR/NAME.tar.xz (default build/bundles).
+# RELEASE (uname -r) picks the layout, RHEL's kernel-devel and .ko.xz for
+# *.el[0-9]*, else Debian's and Ubuntu's linux-headers.  CONFIG, cut down
+# by localmodconfig to the modules the tests load, or tinyconfig; then
+# bundle.config, which must hold in the result, and FILE merged over it.
+# MAKE_ARGS go to every make; with SKIP_STACK_VALIDATION=1 (4.18's objtool,
+# built by a new gcc, crashes) the shipped configuration says
+# CONFIG_STACK_VALIDATION is not set, so that external modules skip
+# objtool as the kernel did.
 
 set -eu
 LOG_TAG=bundle
@@ -91,14 +72,7 @@ fi
 # shellcheck disable=SC2086 # an optional second fragment
 (cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" $fragment) >/dev/null
 kmake "$@" olddefconfig >/dev/null
-# each "=y"/"=m" as given, each "is not set" not set
-missing=$(sed -En 's/^(CONFIG_[A-Z0-9_]+=[ym])$/\1/p; s/^# (CONFIG_[A-Z0-9_]+) is not set$/!\1/p' "$frag" |
-	while read -r want; do
-		case $want in
-		!*) ! grep -q "^${want#!}=" "$obj/.config" || echo "${want#!} set" ;;
-		*) grep -qxF "$want" "$obj/.config" || echo "$want" ;;
-		esac
-	done)
+missing=$(config_missing "$frag" "$obj/.config")
 [ -z "$missing" ] || die "$name: the configuration does not hold:$(echo "$missing" | sed 's/^/ /' | tr '\n' ';')"
 
 version=$(kmake "$@" kernelversion)

@@ -3,16 +3,10 @@
 #
 # tests/kernels/fetch.sh [--refresh] SERIES
 #
-# Fetch a Debian kernel (image + modules + a build dir for out-of-tree
-# modules) from Debian's archive into build/kernels/<SERIES>/ without touching
-# the host's /boot, /lib/modules or apt configuration; or unpack a bundle
-# there (a distribution's kernel, made by tests/kernels/bundle.sh).
-#
-#   SERIES   a series of tests/kernels/series, or debug (built from
-#            linux-source-6.1 by debug-kernel.sh)
-#
-# The newest kernel ABI of the series is chosen automatically.  The result is
-# written to build/kernels/<SERIES>/env (shell syntax) and printed:
+# A series of tests/kernels/series into build/kernels/SERIES/: a Debian
+# kernel (its newest ABI: image, the modules the guests load, a build dir)
+# or a bundle unpacked; debug is built (debug-kernel.sh).  Writes and
+# prints build/kernels/SERIES/env:
 #
 #   KVER        uname -r of the kernel
 #   KDIR        prepared build dir: make -C "$KDIR" M=... $KMAKEFLAGS modules
@@ -20,10 +14,7 @@
 #   VMLINUZ     kernel image to boot
 #   MODDIR      root dir holding lib/modules/$KVER (depmod -b / modprobe -d)
 #
-# Package versions used are recorded in build/kernels/<SERIES>/versions.
-# A second run only prints the cached env; --refresh re-resolves the newest
-# versions.  Only what the tests use is kept: no package file, and
-# of the kernel's modules those the guests load.
+# A second run prints the cached env; --refresh resolves the newest again.
 
 set -eu
 LOG_TAG=fetch
@@ -40,9 +31,7 @@ SOURCE=$(series_source "$SERIES")
 HOST_CC=gcc-12	# the host's (Debian 12)
 SDIR=$KERNELS_DIR/$SERIES
 
-mkdir -p "$SDIR"
-exec 9>"$SDIR/.lock"
-flock 9
+series_lock "$SDIR"
 
 # unbundle: a bundle's tree is used as it is, unpacked once per tarball.
 unbundle() {
@@ -70,19 +59,9 @@ unbundle() {
 	[ -f "$kdir/Module.symvers" ] ||
 		die "$SERIES: no Module.symvers in the bundle's build tree $kdir"
 	[ -f "$root/boot/vmlinuz-$kver" ] || die "$SERIES: no boot/vmlinuz-$kver in $tarball"
-	cat > "$SDIR/env.new" <<ENV
-SERIES='$SERIES'
-KVER='$kver'
-KDIR='$kdir'
-KMAKEFLAGS='CC=$HOST_CC'
-VMLINUZ='$root/boot/vmlinuz-$kver'
-MODDIR='$root'
-KBUILD_ROUTE='bundle'
-PACKAGES='$SERIES.tar.xz sha256:$sum'
-ENV
-	mv "$SDIR/env.new" "$SDIR/env"
 	log "$SERIES: ready (bundle, $kver)"
-	cat "$SDIR/env"
+	write_env "$SDIR" "$kver" "$kdir" "CC=$HOST_CC" "$root/boot/vmlinuz-$kver" \
+		"$root" bundle "$SERIES.tar.xz sha256:$sum"
 	exit 0
 }
 
@@ -98,12 +77,10 @@ if [ $refresh = 0 ] && [ -s "$SDIR/env" ]; then
 	cat "$SDIR/env"
 	exit 0
 fi
-mkdir -p "$SDIR/debs"
 
 need_cmds apt-get apt-cache dpkg-deb depmod modprobe flock make tar xz "$HOST_CC"
 [ "$(dpkg --print-architecture)" = amd64 ] || die "only amd64 hosts are supported"
 
-# --- resolve packages -------------------------------------------------------
 # shellcheck disable=SC2086 # SUITES is a word list
 kapt_init "$SDIR/apt" $SUITES
 log "$SERIES: reading package lists of Debian $SUITES"
@@ -134,28 +111,21 @@ IMG_VER=$(kapt_version "$(echo "$IMAGE_PKGS" | awk '{print $NF}')")
 HDR_VER=$(kapt_version "linux-headers-$KVER")
 [ "$IMG_VER" = "$HDR_VER" ] || die "$SERIES: image ($IMG_VER) and headers ($HDR_VER) versions differ"
 
-# --- download (cached) ------------------------------------------------------
 download() {
 	local pkg ver
 	for pkg in "$@"; do
 		ver=$(kapt_version "$pkg")
 		[ -n "$ver" ] || die "$SERIES: package $pkg not found in Debian $SUITES"
 		echo "$pkg=$ver" >> "$SDIR/versions.new"
-		if compgen -G "$SDIR/debs/${pkg}_${ver}_*.deb" >/dev/null; then
-			continue
-		fi
-		log "$SERIES: downloading $pkg $ver"
-		(cd "$SDIR/debs" && kapt apt-get download -qq "$pkg=$ver" >&2) ||
-			die "$SERIES: download of $pkg=$ver failed"
+		deb_fetch "$SDIR/debs" "$pkg" "$ver" >/dev/null
 	done
 }
-deb_of() { compgen -G "$SDIR/debs/${1}_$(kapt_version "$1")_*.deb" | head -n1; }
+deb_of() { deb_fetch "$SDIR/debs" "$1" "$(kapt_version "$1")"; }
 
 : > "$SDIR/versions.new"
 # shellcheck disable=SC2086 # word lists
 download $IMAGE_PKGS $HEADER_PKGS
 
-# --- extract ----------------------------------------------------------------
 ROOT=$SDIR/root
 rm -rf "$ROOT.new"
 mkdir -p "$ROOT.new"
@@ -196,7 +166,6 @@ for f in "$ROOT/boot/vmlinuz-$KVER" "$ROOT/lib/modules/$KVER/vmlinuz.unsigned" \
 done
 [ -n "$VMLINUZ" ] || die "$SERIES: kernel image not found in $IMAGE_PKGS"
 
-# --- build dir --------------------------------------------------------------
 HDIR=$ROOT/usr/src/linux-headers-$KVER
 [ -f "$HDIR/Module.symvers" ] || die "$SERIES: $HDIR/Module.symvers missing"
 
@@ -245,16 +214,13 @@ else
 	download "$SRC_PKG"
 	SRC=$SDIR/src
 	rm -rf "$SRC"
-	mkdir -p "$SRC"
 	# only what Kconfig and modules_prepare need (Kconfig files stay)
 	log "$SERIES: unpacking $SRC_PKG"
-	dpkg-deb --fsys-tarfile "$(deb_of "$SRC_PKG")" |
-		tar -xO --wildcards './usr/src/linux-source-*.tar.*' |
-		tar -xJ -C "$SRC" --strip-components=1 \
-			--exclude='*/Documentation/*.rst' --exclude='*/Documentation/devicetree/*' \
-			--exclude='*/drivers/*.c' --exclude='*/sound/*.c' --exclude='*/fs/*.c' \
-			--exclude='*/net/*.c' --exclude='*/drivers/gpu/drm/amd/include/asic_reg/*' \
-			--exclude='*/tools/testing/*' --exclude='*/LICENSES/*'
+	unpack_source "$(deb_of "$SRC_PKG")" "$SRC" \
+		--exclude='*/Documentation/*.rst' --exclude='*/Documentation/devicetree/*' \
+		--exclude='*/drivers/*.c' --exclude='*/sound/*.c' --exclude='*/fs/*.c' \
+		--exclude='*/net/*.c' --exclude='*/drivers/gpu/drm/amd/include/asic_reg/*' \
+		--exclude='*/tools/testing/*' --exclude='*/LICENSES/*'
 	cp "$ROOT/lib/modules/$KVER/config" "$SRC/.config"
 	KMK() { make -s -C "$SRC" CC="$HOST_CC" "$@"; }
 	KMK olddefconfig >&2
@@ -275,16 +241,6 @@ fi
 
 mv "$SDIR/versions.new" "$SDIR/versions"
 rm -rf "$SDIR/debs"
-cat > "$SDIR/env.new" <<EOF
-SERIES='$SERIES'
-KVER='$KVER'
-KDIR='$KDIR'
-KMAKEFLAGS='$KMAKEFLAGS'
-VMLINUZ='$VMLINUZ'
-MODDIR='$ROOT'
-KBUILD_ROUTE='$ROUTE'
-PACKAGES='$(tr '\n' ' ' < "$SDIR/versions" | sed 's/ $//')'
-EOF
-mv "$SDIR/env.new" "$SDIR/env"
 log "$SERIES: ready ($ROUTE route)"
-cat "$SDIR/env"
+write_env "$SDIR" "$KVER" "$KDIR" "$KMAKEFLAGS" "$VMLINUZ" "$ROOT" "$ROUTE" \
+	"$(tr '\n' ' ' < "$SDIR/versions" | sed 's/ $//')"

@@ -1,14 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/kernels/kernel-series.sh (suite kernel-series): the list of kernel
-# series and the bundles in it, on made-up bundles in a scratch folder:
-# a bundle dropped in without a line of tests/kernels/series is a series
-# with no tags; a line's tags select it; fetch.sh unpacks a bundle into
-# the env every suite reads, and once only; a bundle whose build link
-# leaves it, or with two releases, is refused; without bundles, the
-# bundle series are left out and the note says where bundles come from;
-# an unknown series is refused by name.  Prints KTAP.
+# tests/kernels/kernel-series.sh: the list of kernel series and fetch.sh's
+# bundles, on made-up bundles in a scratch folder.
 
 # shellcheck disable=SC2016 # the bash -c checks expand their own arguments
 set -u
@@ -96,6 +90,4 @@ out=$(in_lib "$top/tests/kernels/fetch.sh" no-such-kernel 2>&1)
 ktap_test_result "an unknown series is refused by name" \
 	bash -c '[[ $1 == *"unknown kernel series '"'"'no-such-kernel'"'"'"* ]]' _ "$out"
 
-ktap_print_totals
-echo "$KTAP_CNT_PASS passed, $KTAP_CNT_FAIL failed"
-[ "$KTAP_CNT_FAIL" = 0 ]
+ktap_finished

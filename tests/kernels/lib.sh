@@ -1,11 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # Shared helpers for tests/kernels/ and tests/vm/ (sourced, not executed).
-#
-# Everything this project downloads lives under $BUILD_ROOT (default:
-# <repo>/build).  Nothing is installed into the host's /boot or /lib/modules
-# and the host's apt configuration is never modified: Debian suites other than
-# the host's own are read through a private apt state directory per series.
+# Downloads go under $BUILD_ROOT; the host's /boot, /lib/modules and apt
+# configuration are never touched (kapt_init: a private apt state).
 
 KLIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$KLIB_DIR/../.." && pwd)
@@ -84,7 +81,7 @@ series_source() { series_field "$1" 2; }
 # series_has SERIES TAG
 series_has() { case " $(kernel_series "$2") " in *" $1 "*) ;; *) return 1 ;; esac; }
 
-# Where bundles come from, for a message.
+# where bundles come from, for a message
 bundles_note() {
 	if compgen -G "$KERNEL_BUNDLES/*.tar.xz" >/dev/null; then
 		echo "$KERNEL_BUNDLES"
@@ -98,14 +95,65 @@ series_suites() {
 	series_field "$1" 3 | sed 's/:.*//; s/,/ /g'
 }
 
-# Extended regex for the kernel ABI name of a debian series, as it appears
-# in linux-headers-<ABI>-amd64.
+# the ERE of a debian series' ABI, as in linux-headers-<ABI>-amd64
 series_abi_regex() {
 	series_field "$1" 3 | sed 's/^[^:]*://'
 }
 
 # series_env SERIES: path of the env file written by fetch.sh.
 series_env() { echo "$KERNELS_DIR/$1/env"; }
+
+# series_lock SDIR: one fetch or build of a series at a time
+series_lock() {
+	mkdir -p "$1"
+	exec 9>"$1/.lock"
+	flock 9
+}
+
+# write_env SDIR KVER KDIR KMAKEFLAGS VMLINUZ MODDIR ROUTE PACKAGES: the
+# env file of the series SDIR names, then print it
+write_env() {
+	printf "SERIES='%s'\nKVER='%s'\nKDIR='%s'\nKMAKEFLAGS='%s'\nVMLINUZ='%s'\nMODDIR='%s'\nKBUILD_ROUTE='%s'\nPACKAGES='%s'\n" \
+		"${1##*/}" "${@:2}" > "$1/env.new"
+	mv "$1/env.new" "$1/env"
+	cat "$1/env"
+}
+
+# deb_fetch DIR PKG VER: the path of PKG=VER's .deb in DIR, downloaded
+# (kapt) unless it is there
+deb_fetch() {
+	local deb
+	deb=$(compgen -G "$1/${2}_${3}_*.deb" | head -n1)
+	if [ -z "$deb" ]; then
+		log "downloading $2 $3"
+		mkdir -p "$1"
+		(cd "$1" && kapt apt-get download -qq "$2=$3" >&2) || die "download of $2=$3 failed"
+		deb=$(compgen -G "$1/${2}_${3}_*.deb" | head -n1)
+	fi
+	echo "$deb"
+}
+
+# unpack_source DEB DIR [TAR_ARGS...]: the kernel tree of a linux-source .deb
+unpack_source() {
+	local deb=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.*' |
+		tar -xJ -C "$dir" --strip-components=1 "$@"
+}
+
+# config_missing FRAGMENT CONFIG: each option of FRAGMENT that CONFIG does
+# not hold ("CONFIG_X=v" as given, "# CONFIG_X is not set" unset)
+config_missing() {
+	local want
+	sed -En 's/^(CONFIG_[A-Z0-9_]+=.*)$/\1/p; s/^# (CONFIG_[A-Z0-9_]+) is not set$/!\1/p' "$1" |
+		while read -r want; do
+			case $want in
+			!*) ! grep -q "^${want#!}=" "$2" || echo "${want#!} set" ;;
+			*) grep -qxF "$want" "$2" || echo "$want" ;;
+			esac
+		done
+}
 
 # need_modules DIR LOG SERIES...: each SERIES's mpt3sas.ko in DIR/SERIES/.
 # In build/modules/, tests/matrix.sh builds those missing (its output in
@@ -125,20 +173,22 @@ need_modules() {
 }
 
 # host_kver: the newest Debian 12 6.1 kernel whose headers this machine has
-# (the host-side builds and checks), or nothing
+# (the host-side builds and checks), or nothing; host_kdir: its headers
 host_kver() {
 	local d
-
 	find /lib/modules -mindepth 1 -maxdepth 1 -name '6.1.0-*-amd64' -printf '%f\n' |
 		sort -V | while read -r d; do
 			[ ! -e "/lib/modules/$d/build/include" ] || echo "$d"
 		done | tail -n 1
 }
+host_kdir() {
+	local k
+	k=$(host_kver)
+	[ -n "$k" ] && echo "/lib/modules/$k/build"
+}
 
 # prune_source DIR: keep of a built kernel's source or object tree what
-# out-of-tree modules build against, its headers and scripts.  The kernel's
-# own sources and objects, other architectures and the drivers' private
-# headers, most of the tree, go.
+# out-of-tree modules build against, its headers and scripts
 prune_source() {
 	rm -rf "$1/Documentation" "$1"/vmlinux* "$1"/.tmp_vmlinux*
 	find "$1/arch" -mindepth 1 -maxdepth 1 ! -name x86 -exec rm -rf {} +
