@@ -247,27 +247,14 @@ static bool cp_fault_point(unsigned int op, const char *name,
 	return fail;
 }
 
-/**
- * chainpool_fault() - count a call at a fault point; should it fail?
- * @op: what is called
- * @name: the pool, or for CHAINPOOL_FAULT_COHERENT the calling function
- * @dev: the device, for the log line
- *
- * Return: true if pool_fail says this call fails.
- */
+/* chainpool's fault points: @name is the pool, or the calling function. */
 bool chainpool_fault(enum chainpool_fault_op op, const char *name,
 		     struct device *dev)
 {
 	return cp_fault_point(op, name, dev);
 }
 
-/**
- * cp_fault_kmalloc() - a k*alloc() of the driver, a fault point
- * @caller: the calling function
- * @line: the line of the call
- *
- * Return: true if pool_fail says this call fails.
- */
+/* A k*alloc() of the driver: should it fail? */
 bool cp_fault_kmalloc(const char *caller, unsigned int line)
 {
 	char name[CP_FAULT_NAME_LEN];
@@ -278,16 +265,7 @@ bool cp_fault_kmalloc(const char *caller, unsigned int line)
 	return cp_fault_point(CP_OP_KMALLOC, name, NULL);
 }
 
-/**
- * cp_dma_alloc_coherent() - the driver's dma_alloc_coherent(), a fault point
- * @dev: the device
- * @size: bytes wanted
- * @dma: set to the DMA address
- * @gfp: allocation flags
- * @caller: the calling function, the point's name
- *
- * Return: the CPU address, or NULL.
- */
+/* The driver's dma_alloc_coherent(), a fault point named by @caller. */
 void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 			    gfp_t gfp, const char *caller)
 {
@@ -296,16 +274,7 @@ void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 	return dma_alloc_coherent(dev, size, dma, gfp);
 }
 
-/**
- * cp_dma_alloc_slab() - chainpool's dma_alloc_coherent() for a slab
- * @dev: the device
- * @size: bytes wanted
- * @dma: set to the DMA address
- * @gfp: allocation flags
- *
- * Return: the CPU address, or NULL.  After the slab that cross4g names,
- * *@dma is CROSS4G_DMA instead of the real address.
- */
+/* chainpool's slab: the one cross4g names gets CROSS4G_DMA as *@dma. */
 void *cp_dma_alloc_slab(struct device *dev, size_t size, dma_addr_t *dma,
 			gfp_t gfp)
 {
@@ -332,13 +301,7 @@ void *cp_dma_alloc_slab(struct device *dev, size_t size, dma_addr_t *dma,
 	return cpu;
 }
 
-/**
- * cp_dma_free_coherent() - dma_free_coherent(), taking a moved slab back
- * @dev: the device
- * @size: bytes
- * @cpu: the CPU address
- * @dma: the DMA address handed out
- */
+/* dma_free_coherent(), taking a moved slab back at its real address. */
 void cp_dma_free_coherent(struct device *dev, size_t size, void *cpu,
 			  dma_addr_t dma)
 {

@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Where a bulk allocation stores each block, as mpt3sas's chain_lookup
- * does: the unit tests (tests/unit/), the in-kernel tests (tests/kmod/)
- * and the core benchmark (bench/core/) hand cp_sink_store() and a
- * struct cp_sink to chainpool's bulk allocation.  Builds in the kernel
- * and in user space, as chainpool.c does.
+ * Where chainpool's bulk allocation stores each block, as mpt3sas's
+ * chain_lookup does, for the tests and bench/core, in the kernel and in
+ * user space.
  */
 #ifndef CP_SINK_H
 #define CP_SINK_H
 
 #include <linux/types.h>
 
-/* One block handed out: its CPU and its DMA address. */
 struct cp_block {
 	void *cpu;
 	dma_addr_t dma;
@@ -23,7 +20,7 @@ struct cp_sink {
 	bool out_of_order;		/* an index came other than the next */
 };
 
-/* The bulk allocation's store callback; @ctx is a struct cp_sink. */
+/* The bulk allocation's callback; @ctx is a struct cp_sink. */
 static inline void cp_sink_store(void *ctx, u32 index, void *vaddr,
 				 dma_addr_t dma)
 {

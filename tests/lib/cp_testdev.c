@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * The device the test and bench modules allocate for, and the module
- * parameters that choose it: this file is linked into each module, so
- * both take pci_id= and dma_bits= from here.
- */
+/* Linked into each test and bench module: pci_id= and dma_bits= are here. */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
@@ -28,17 +24,11 @@ module_param(dma_bits, uint, 0444);
 MODULE_PARM_DESC(dma_bits, "DMA mask to give the device (default "
 		 __stringify(CP_TESTDEV_DMA_BITS) "; 0 leaves it)");
 
-/**
- * cp_testdev_get() - find or make the device to allocate for
- * @td: filled in; give it back with cp_testdev_put()
- * @name: the platform device's name, when no PCI device matches
- * @prefix: what each message starts with ("# " for KTAP diagnostics)
- *
- * The first PCI device matching pci_id= ("vendor:device", by default
- * QEMU's edu device), held; else a platform device @name, registered,
- * with a 32-bit DMA mask.  A non-zero dma_bits= then sets that DMA mask.
- *
- * Return: 0, or the error of registering the platform device.
+/*
+ * The first PCI device matching pci_id=, held; else a platform device
+ * @name, registered, with a 32-bit DMA mask; then dma_bits='s mask.
+ * @prefix starts each message ("# " for KTAP).  0, or the error of
+ * registering the platform device.
  */
 int cp_testdev_get(struct cp_testdev *td, const char *name, const char *prefix)
 {
@@ -70,10 +60,7 @@ int cp_testdev_get(struct cp_testdev *td, const char *name, const char *prefix)
 	return 0;
 }
 
-/**
- * cp_testdev_put() - give back what cp_testdev_get() took
- * @td: the device; zeroed, so a second call does nothing
- */
+/* Give back what cp_testdev_get() took; a second call does nothing. */
 void cp_testdev_put(struct cp_testdev *td)
 {
 	if (td->pci)

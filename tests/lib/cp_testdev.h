@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The device the in-kernel tests (tests/kmod/) and the benchmark
- * (bench/kernel/) allocate DMA memory for, linked into each module by
- * scripts/build-modules.sh; cp_testdev.c declares the module parameters
- * pci_id= and dma_bits= that choose it.
+ * The device the in-kernel tests and the benchmark allocate for, chosen
+ * by cp_testdev.c's module parameters pci_id= and dma_bits=.
  */
 #ifndef CP_TESTDEV_H
 #define CP_TESTDEV_H
