@@ -14,9 +14,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 ktap_print_header
-kver=$(host_kver)
-kdir=/lib/modules/$kver/build
-[ -n "$kver" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64"
+kdir=$(host_kdir) ||
+	ktap_exit_fail_msg "Debian 12's 6.1 headers are missing: apt-get install linux-headers-amd64"
 
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
 want="$base-$(cat "$top/src/VERSION")"
