@@ -46,24 +46,6 @@ static size_t manufacturing11(SAS3008State *s, uint32_t addr, uint8_t *p,
     return MANP11_SIZE;
 }
 
-static size_t bios2(SAS3008State *s, uint32_t addr, uint8_t *p,
-                    uint16_t *status)
-{
-    return BIOSP2_SIZE;
-}
-
-static size_t bios3(SAS3008State *s, uint32_t addr, uint8_t *p,
-                    uint16_t *status)
-{
-    return BIOSP3_SIZE;
-}
-
-static size_t ioc1(SAS3008State *s, uint32_t addr, uint8_t *p,
-                   uint16_t *status)
-{
-    return IOCP1_SIZE;
-}
-
 static size_t ioc8(SAS3008State *s, uint32_t addr, uint8_t *p,
                    uint16_t *status)
 {
@@ -94,12 +76,6 @@ static size_t io_unit7(SAS3008State *s, uint32_t addr, uint8_t *p,
     stw_le_p(p + IOUP7_IOC_TEMPERATURE, IOC_TEMPERATURE_C);
     p[IOUP7_IOC_TEMPERATURE_UNITS] = IOUP7_TEMP_CELSIUS;
     return IOUP7_SIZE;
-}
-
-static size_t io_unit8(SAS3008State *s, uint32_t addr, uint8_t *p,
-                       uint16_t *status)
-{
-    return IOUP8_SIZE;
 }
 
 /* What the HBA's @phy is attached to: the expander, a disk or nothing */
@@ -319,18 +295,19 @@ static size_t expander1(SAS3008State *s, uint32_t addr, uint8_t *p,
 
 static const struct {
     uint8_t type, exttype, num, version;
-    SAS3008PageBuilder *build;
+    SAS3008PageBuilder *build;      /* NULL: a page of @size zeroes */
+    size_t size;
 } sas3008_pages[] = {
     { PAGETYPE_MANUFACTURING, 0, 0, 0x00, manufacturing0 },
     { PAGETYPE_MANUFACTURING, 0, 11, 0x00, manufacturing11 },
-    { PAGETYPE_BIOS, 0, 2, 0x04, bios2 },
-    { PAGETYPE_BIOS, 0, 3, 0x01, bios3 },
-    { PAGETYPE_IOC, 0, 1, 0x00, ioc1 },
+    { PAGETYPE_BIOS, 0, 2, 0x04, NULL, BIOSP2_SIZE },
+    { PAGETYPE_BIOS, 0, 3, 0x01, NULL, BIOSP3_SIZE },
+    { PAGETYPE_IOC, 0, 1, 0x00, NULL, IOCP1_SIZE },
     { PAGETYPE_IOC, 0, 8, 0x00, ioc8 },
     { PAGETYPE_IO_UNIT, 0, 0, 0x02, io_unit0 },
     { PAGETYPE_IO_UNIT, 0, 1, 0x04, io_unit1 },
     { PAGETYPE_IO_UNIT, 0, 7, 0x05, io_unit7 },
-    { PAGETYPE_IO_UNIT, 0, 8, 0x00, io_unit8 },
+    { PAGETYPE_IO_UNIT, 0, 8, 0x00, NULL, IOUP8_SIZE },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 0, 0x05, sas_io_unit0 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_IO_UNIT, 1, 0x09, sas_io_unit1 },
     { PAGETYPE_EXTENDED, EXTPAGETYPE_SAS_EXPANDER, 0, 0x06, expander0 },
@@ -363,7 +340,9 @@ static size_t sas3008_config_page(SAS3008State *s, uint8_t type,
         if (sas3008_pages[i].num != num) {
             continue;
         }
-        len = sas3008_pages[i].build(s, addr, p, status);
+        len = sas3008_pages[i].build ?
+              sas3008_pages[i].build(s, addr, p, status) :
+              sas3008_pages[i].size;
         if (*status != ST_SUCCESS) {
             return 0;
         }
@@ -432,14 +411,7 @@ static uint16_t sas3008_config_write(SAS3008State *s, uint8_t type,
     return ST_SUCCESS;
 }
 
-/**
- * sas3008_config: a config request: a page's header, its contents, or a
- * write of one of the few writable pages.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- */
+/* A config request: a page's header, its contents, or a writable one's write */
 void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
                     const uint8_t *req)
 {

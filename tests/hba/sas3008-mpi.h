@@ -1,13 +1,8 @@
 /*
  * Emulated LSI SAS3008: the MPI 2.5 interface it speaks, in MPI's terms.
  *
- * Registers, message codes and the byte offsets of the message, SGE,
- * configuration page and event data fields the model reads or writes,
- * named after the fields of the MPI headers (mpi2.h, mpi2_init.h,
- * mpi2_ioc.h, mpi2_cnfg.h, mpi2_sas.h): ChainOffset is MSG_CHAIN_OFFSET,
- * Mpi25SCSIIORequest_t.DataLength is SCSIIO_DATA_LENGTH.  All multi-byte
- * fields are little endian.  Every offset of the model is here; the .c
- * files name them.
+ * Offsets of the fields the model uses, named after the MPI headers'
+ * (mpi2*.h): ChainOffset is MSG_CHAIN_OFFSET.  All are little endian.
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -40,20 +35,16 @@
 #define REPLY_POST_HOST_MSIX_MASK 0xff
 
 /* Doorbell */
-#define IOC_STATE_RESET         0x00000000
 #define IOC_STATE_READY         0x10000000
 #define IOC_STATE_OPERATIONAL   0x20000000
 #define IOC_STATE_FAULT         0x40000000
-#define IOC_STATE_MASK          0xf0000000
 #define DOORBELL_USED           0x08000000
 #define DOORBELL_WHO_INIT_SHIFT 24
-#define DOORBELL_DATA_MASK      0x0000ffff
 #define DOORBELL_FUNCTION_SHIFT 24
 #define DOORBELL_ADD_DWORDS_SHIFT 16
 #define DOORBELL_ADD_DWORDS_MASK 0xff
 
 /* Host interrupt status and mask */
-#define HIS_SYS2IOC_DB          0x80000000
 #define HIS_REPLY_DESC_INT      0x00000008
 #define HIS_IOC2SYS_DB          0x00000001
 #define HIM_RESET_IRQ           0x40000000
@@ -88,7 +79,6 @@
 #define ST_SUCCESS              0x0000
 #define ST_INVALID_FUNCTION     0x0001
 #define ST_INVALID_SGL          0x0003
-#define ST_INTERNAL_ERROR       0x0004
 #define ST_INVALID_FIELD        0x0007
 #define ST_CONFIG_INVALID_ACTION 0x0020
 #define ST_CONFIG_INVALID_TYPE  0x0021
@@ -97,7 +87,6 @@
 #define ST_SCSI_DATA_OVERRUN    0x0044
 #define ST_SCSI_DATA_UNDERRUN   0x0045
 #define ST_SCSI_TASK_TERMINATED 0x0048
-#define ST_SCSI_IOC_TERMINATED  0x004b
 #define ST_SAS_SMP_REQUEST_FAILED 0x0090
 
 /*
@@ -260,7 +249,6 @@
 #define TM_RSP_COMPLETE         0x00
 #define TM_RSP_NOT_SUPPORTED    0x04
 #define TM_RSP_SUCCEEDED        0x08
-#define TM_RSP_INVALID_LUN      0x09
 
 /* FW Upload (Mpi25FWUploadRequest_t, Mpi2FWUploadReply_t) */
 #define FWUPLOAD_IMAGE_SIZE     0x1c
@@ -421,7 +409,6 @@
 #define EVREPLY_EVENT           0x14
 #define EVREPLY_EVENT_CONTEXT   0x18
 #define EVREPLY_EVENT_DATA      0x1c
-#define EV_SAS_DEVICE_STATUS_CHANGE 0x000f
 #define EV_SAS_DISCOVERY        0x0016
 #define EV_SAS_TOPOLOGY_CHANGE_LIST 0x001c
 #define EV_SAS_ENCL_DEVICE_STATUS_CHANGE 0x001d
@@ -467,11 +454,9 @@
 #define EXPP1_ATTACHED_PHY_IDENTIFIER 0x21
 
 /* SMP passthrough (Mpi2SmpPassthroughRequest_t, ..Reply_t) */
-#define SMPPT_REQUEST_DATA_LENGTH 0x04
 #define SMPPT_SAS_ADDRESS       0x10
 #define SMPPT_SGL               0x20
 #define SMPPT_RESPONSE_DATA_LENGTH 0x04 /* reply */
-#define SMPPT_SAS_STATUS        0x0d    /* reply */
 #define SMPPT_REPLY_SIZE        0x1c
 /* SMP frames (SAS-2): REPORT MANUFACTURER INFORMATION, its response */
 #define SMP_FRAME_REQUEST       0x40
@@ -481,7 +466,6 @@
 #define SMP_RESULT_UNKNOWN_FUNCTION 0x01
 #define SMP_RMI_LENGTH          60      /* without the CRC, as mpt3sas reads it */
 #define SMP_RMI_RESPONSE_LENGTH 3       /* byte 3: dwords after the header */
-#define SMP_RMI_SAS11_FORMAT    8       /* byte 8 bit 0 */
 #define SMP_RMI_VENDOR          12
 #define SMP_RMI_PRODUCT         20
 #define SMP_RMI_REVISION        36
@@ -501,7 +485,6 @@
 #define EVTOPO_PHY_STATUS       0x03
 #define EVTOPO_PHYSTATUS_VACANT 0x80
 #define EVTOPO_RC_TARG_ADDED    0x01
-#define EVTOPO_RC_TARG_NOT_RESPONDING 0x02
 #define EVTOPO_RC_NO_CHANGE     0x04
 #define EVTOPO_ES_ADDED         0x01
 

@@ -1,9 +1,6 @@
 /*
- * Emulated LSI SAS3008: SCSI IO.  The requests' life on the SCSI bus, their
- * replies and cancelling, and their scatter gather lists: IEEE SGLs with
- * chain elements (MPI 2.5), MPI 2.0 SGLs of simple and chain elements (the
- * SAS2 chips and the MCPU endpoint), and the memory of the MCPU endpoint's
- * BAR they may point into.
+ * Emulated LSI SAS3008: SCSI IO on the SCSI bus, and the scatter gather
+ * lists: IEEE (MPI 2.5), MPI 2.0 (the SAS2 chips and the MCPU endpoint).
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -35,16 +32,10 @@ static bool sas3008_sgl_add(QEMUSGList *qsg, uint64_t addr, uint32_t len,
     return true;
 }
 
-/**
- * sas3008_ieee_sgl: walk an IEEE SGL that starts at @off in the request
- * frame @frame and may continue in chain segments in guest memory; add its
- * simple elements to @qsg.  Returns an IOCStatus.
- * @s: the HBA
- * @frame: the request frame
- * @frame_len: its size
- * @off: where the SGL starts in it
- * @qsg: the list to add to
- * @nchains: the number of chain segments, set
+/*
+ * Walk an IEEE SGL that starts at @off in the request frame @frame and may
+ * continue in chain segments in guest memory; add its simple elements to @qsg.
+ * Returns an IOCStatus.
  */
 static uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
                                  uint32_t frame_len, uint32_t off,
@@ -101,14 +92,7 @@ static uint16_t sas3008_ieee_sgl(SAS3008State *s, const uint8_t *frame,
     }
 }
 
-/**
- * sas3008_mpi_sge: decode one MPI (not IEEE) simple element, as config
- * requests carry; false if @sge is no simple element.
- * @sge: the element
- * @addr: its address, set
- * @len: its length, set
- * @to_ioc: its direction, set
- */
+/* Decode an MPI (not IEEE) simple element of a config request, if it is one */
 bool sas3008_mpi_sge(const uint8_t *sge, uint64_t *addr, uint32_t *len,
                      bool *to_ioc)
 {
@@ -161,12 +145,7 @@ static MemTxResult sas3008_mem_rw(SAS3008State *s, uint64_t addr, void *buf,
                       DMA_DIRECTION_TO_DEVICE, MEMTXATTRS_UNSPECIFIED);
 }
 
-/**
- * sas3008_qsg_in_bar_ram: does every element of @qsg lie in the RAM of the
- * mcpu BAR?
- * @s: the HBA
- * @qsg: the list
- */
+/* Does every element of @qsg lie in the RAM of the mcpu BAR? */
 static bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg)
 {
     int i;
@@ -179,20 +158,13 @@ static bool sas3008_qsg_in_bar_ram(SAS3008State *s, QEMUSGList *qsg)
     return qsg->nsg > 0;
 }
 
-/**
- * sas3008_mpi_sgl: walk an MPI 2.0 SGL of simple and chain elements, 32- or
- * 64-bit each (Mpi2SGESimple32/64, Mpi2SGEChain32/64), that starts at @off
- * in the request frame @frame: a chain element must sit where the frame's
- * ChainOffset, then the previous chain's NextChainOffset, says (in dwords);
- * its Length is the size of the next segment, at most a request frame (MPI
- * 2.0 chain segments are frame sized).  The list must end with END_OF_LIST.
- * Returns an IOCStatus.
- * @s: the HBA
- * @frame: the request frame
- * @frame_len: its size
- * @off: where the SGL starts in it
- * @qsg: the list to add the simple elements to
- * @st: the elements by kind, set
+/*
+ * Walk an MPI 2.0 SGL of simple and chain elements, 32- or 64-bit each
+ * (Mpi2SGESimple32/64, Mpi2SGEChain32/64), that starts at @off in the request
+ * frame @frame: a chain element must sit where the frame's ChainOffset, then
+ * the previous chain's NextChainOffset, says (in dwords); its Length is the
+ * size of the next segment, at most a request frame (MPI 2.0 chain segments are
+ * frame sized).  The list must end with END_OF_LIST. Returns an IOCStatus.
  */
 uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
                          uint32_t frame_len, uint32_t off, QEMUSGList *qsg,
@@ -266,15 +238,7 @@ uint16_t sas3008_mpi_sgl(SAS3008State *s, const uint8_t *frame,
     return ST_INVALID_SGL;              /* no END_OF_LIST */
 }
 
-/**
- * sas3008_sgl_copy: copy @len bytes between @buf and the memory @qsg
- * describes.
- * @s: the HBA
- * @qsg: the guest's buffer
- * @buf: ours
- * @len: how much
- * @to_guest: the direction
- */
+/* Copy @len bytes between @buf and the memory @qsg describes. */
 void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
                       uint32_t len, bool to_guest)
 {
@@ -291,10 +255,7 @@ void sas3008_sgl_copy(SAS3008State *s, QEMUSGList *qsg, uint8_t *buf,
 
 /* SCSI IO */
 
-/**
- * sas3008_free_request: forget SCSI IO @r, and its SCSI request if any.
- * @r: the request
- */
+/* Forget SCSI IO @r, and its SCSI request if any. */
 static void sas3008_free_request(SAS3008Request *r)
 {
     SAS3008State *s = r->s;
@@ -310,16 +271,7 @@ static void sas3008_free_request(SAS3008Request *r)
     g_free(r);
 }
 
-/**
- * sas3008_io_reply: the SCSI IO reply of @r, through a reply frame.
- * @s: the HBA
- * @r: the request
- * @status: its IOCStatus
- * @scsi_status: the SCSI status
- * @scsi_state: the SCSIState bits
- * @xfer: the bytes transferred
- * @sense_count: the bytes of sense data
- */
+/* The SCSI IO reply of @r, through a reply frame. */
 static void sas3008_io_reply(SAS3008State *s, SAS3008Request *r,
                              uint16_t status, uint8_t scsi_status,
                              uint8_t scsi_state, uint32_t xfer,
@@ -347,13 +299,7 @@ static void sas3008_io_error(SAS3008State *s, uint16_t smid, uint8_t msix,
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
-/**
- * sas3008_cancel_io: cancel the outstanding IO of @handle (all if 0), or
- * only SMID @smid; returns how many.
- * @s: the HBA
- * @handle: the DevHandle, or 0
- * @smid: the SMID, or 0
- */
+/* Cancel the outstanding IO of @handle and SMID @smid (0: any); how many */
 uint32_t sas3008_cancel_io(SAS3008State *s, uint16_t handle, uint16_t smid)
 {
     uint32_t i, n = 0;
@@ -377,14 +323,7 @@ uint32_t sas3008_cancel_io(SAS3008State *s, uint16_t handle, uint16_t smid)
     return n;
 }
 
-/**
- * sas3008_scsi_io: a SCSI IO request: check it, walk its SGL, and start it
- * on the disk of its DevHandle.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @frame: the request frame
- */
+/* A SCSI IO request: check it, walk its SGL, start it on its disk. */
 void sas3008_scsi_io(SAS3008State *s, uint16_t smid, uint8_t msix,
                      const uint8_t *frame)
 {
@@ -540,14 +479,7 @@ const struct SCSIBusInfo sas3008_scsi_info = {
     .cancel = sas3008_request_cancelled,
 };
 
-/**
- * sas3008_fw_upload: a FW Upload request: an empty image, so that the
- * driver has no package version to show.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- */
+/* A FW Upload request: an empty image, so the driver has no version to show */
 void sas3008_fw_upload(SAS3008State *s, uint16_t smid, uint8_t msix,
                        const uint8_t *req)
 {

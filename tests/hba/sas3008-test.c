@@ -1,12 +1,6 @@
 /*
- * Emulated LSI SAS3008: not MPI, the hooks of the tests.
- *
- * lie=NAME (lie_after, lie_count): a protocol break the device commits on
- * purpose, to see the driver through it.
- * stall_lba: the first READ of that LBA after IOC Init is held until task
- * management or a reset ends it, to see the driver abort it.
- * A vendor-specific capability in PCI config space: read-only counters
- * of what the driver sent, which the guest reads from sysfs.
+ * Emulated LSI SAS3008: not MPI, the hooks of the tests: lie=, stall_lba
+ * and the counters in PCI config space (tests/hba/README.md).
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -19,12 +13,7 @@
 #include "trace.h"
 #include "sas3008.h"
 
-/*
- * The counters: SCSI IO requests started, those with chain elements, the
- * most chain segments in one, and those whose chain segments all lay in
- * an MCPU endpoint's BAR; the elements of the MPI 2.0 SGLs of SCSI IO
- * requests, by kind; the unit attentions the disks reported.
- */
+/* The counters, in a vendor-specific capability the guest reads */
 #define STAT_CAP                0xd0
 #define STAT_CAP_LENGTH         2       /* the capability's length byte */
 #define STAT_CAP_SIZE           36
@@ -52,11 +41,7 @@ static const char *const sas3008_lies[] = {
     [LIE_DOORBELL_POP] = "doorbell_pop",
 };
 
-/**
- * sas3008_test_realize: take lie=, add the counters' capability.
- * @s: the HBA
- * @errp: the error, if false
- */
+/* Take lie=, add the counters' capability. */
 bool sas3008_test_realize(SAS3008State *s, Error **errp)
 {
     for (s->lie = 0; s->lie_name; s->lie++) {
@@ -76,11 +61,9 @@ bool sas3008_test_realize(SAS3008State *s, Error **errp)
     return true;
 }
 
-/**
- * sas3008_lie: is this chance to commit @lie one the lie= property takes?
- * After lie_after chances, lie_count times (0: always).
- * @s: the HBA
- * @lie: the lie the caller could commit now
+/*
+ * Is this chance to commit @lie one the lie= property takes? After lie_after
+ * chances, lie_count times (0: always).
  */
 bool sas3008_lie(SAS3008State *s, SAS3008Lie lie)
 {
@@ -98,12 +81,7 @@ bool sas3008_lie(SAS3008State *s, SAS3008Lie lie)
     return true;
 }
 
-/**
- * sas3008_stall: is @cdb the READ(10)/READ(16) of stall_lba to hold, the
- * first since IOC Init?
- * @s: the HBA
- * @cdb: the CDB of a SCSI IO request
- */
+/* Is @cdb the first READ(10)/READ(16) of stall_lba since IOC Init? */
 bool sas3008_stall(SAS3008State *s, const uint8_t *cdb)
 {
     uint64_t lba;
@@ -130,12 +108,7 @@ static void sas3008_stat_add(SAS3008State *s, uint32_t reg, uint32_t n)
     pci_set_long(s->dev.config + reg, pci_get_long(s->dev.config + reg) + n);
 }
 
-/**
- * sas3008_count_io: count a SCSI IO request with @chains chain segments.
- * @s: the HBA
- * @chains: its chain segments
- * @st: the elements of its MPI 2.0 SGL, NULL if it had an IEEE one
- */
+/* Count a SCSI IO request with @chains chain segments. */
 void sas3008_count_io(SAS3008State *s, uint32_t chains,
                       const SAS3008SGLStats *st)
 {
@@ -158,10 +131,7 @@ void sas3008_count_io(SAS3008State *s, uint32_t chains,
     }
 }
 
-/**
- * sas3008_count_unit_attention: count a unit attention a disk reported.
- * @s: the HBA
- */
+/* Count a unit attention a disk reported. */
 void sas3008_count_unit_attention(SAS3008State *s)
 {
     sas3008_stat_add(s, STAT_UNIT_ATTENTIONS, 1);

@@ -1,35 +1,6 @@
 /*
  * Emulated LSI SAS3008 (MPI 2.5) host bus adapter, and the MPI 2.0 chips
- * the same driver attaches, for the mpt3sas tests of mpt3sas-chainpool.
- *
- * It models what the Linux mpt3sas driver uses of a SAS 9300-8i: the
- * doorbell handshake (IOC Facts, Port Facts, IOC Init), the doorbell
- * interrupt on its replies and on each change of IOC state, message unit
- * and diagnostic resets, request descriptors, reply free and reply descriptor
- * post queues with MSI-X (one vector per reply queue) or INTx, the
- * configuration pages the driver reads, events and their acks, port
- * enable with the SAS topology of the attached disks, task management and
- * SCSI IO with IEEE scatter gather lists and chain elements.  The disks are
- * ordinary scsi-hd devices on the adapter's bus, one per phy (scsi-id =
- * phy number, LUN 0); with expander=on, up to 32 behind an edge expander
- * on a wide port of the HBA's 8 phys, which answers SMP REPORT
- * MANUFACTURER INFORMATION.
- *
- * The types sas2008 and sas2308 are MPI 2.0 SAS2 chips, a SAS 9211-8i
- * (1000:0072) and 9207-8i (1000:0087), which the driver attaches through
- * its mpt2sas host template: MPI 2.0 IOC Facts, chain segments of a
- * request frame's size, and MPI 2.0 SGLs of 64-bit simple and chain
- * elements (not IEEE ones) in SCSI IO and config requests.
- *
- * The type mpi-switch-ep is an MPI 2.0 PCIe switch management endpoint
- * (1000:02b0), which the driver double-buffers through its memory BAR
- * (is_mcpu_endpoint): request frames, chain segments and write data are
- * cloned into the BAR, which is RAM from offset 256 on, and the SGLs are
- * MPI ones with 32-bit elements.
- *
- * A malformed request gets the error status real firmware returns, or puts
- * the IOC into the FAULT state with a fault code (see FAULT_* and the
- * trace event sas3008_fault); the guest recovers with a diagnostic reset.
+ * the same driver attaches, for the mpt3sas tests: see tests/hba/README.md.
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -47,12 +18,7 @@
 #include "trace.h"
 #include "sas3008.h"
 
-/**
- * sas3008_disk: the disk of scsi-id @id (on that phy of the HBA, or of
- * the expander), if any.
- * @s: the HBA
- * @id: the scsi-id
- */
+/* The disk of scsi-id @id (on that phy of the HBA or expander), if any. */
 SCSIDevice *sas3008_disk(SAS3008State *s, int id)
 {
     SCSIDevice *d;
@@ -68,32 +34,19 @@ SCSIDevice *sas3008_disk(SAS3008State *s, int id)
     return d;
 }
 
-/**
- * sas3008_handle_dev: the disk of DevHandle @handle, if any.
- * @s: the HBA
- * @handle: the DevHandle
- */
+/* The disk of DevHandle @handle, if any. */
 SCSIDevice *sas3008_handle_dev(SAS3008State *s, uint16_t handle)
 {
     return sas3008_disk(s, handle - sas3008_disk_handle(s, 0));
 }
 
-/**
- * sas3008_dev_sas_addr: the SAS address of the disk of scsi-id @id.
- * @s: the HBA
- * @id: the scsi-id
- */
+/* The SAS address of the disk of scsi-id @id. */
 uint64_t sas3008_dev_sas_addr(SAS3008State *s, int id)
 {
     return (s->sas_addr & ~0xffffffULL) + 0x100000 + id;
 }
 
-/**
- * sas3008_fault: put the IOC into the FAULT state with fault @code.
- * @s: the HBA
- * @code: the fault code, Doorbell[15:0]
- * @why: what the trace says
- */
+/* Put the IOC into the FAULT state with fault @code. */
 void sas3008_fault(SAS3008State *s, uint16_t code, const char *why)
 {
     trace_sas3008_fault(code, why);
@@ -113,22 +66,13 @@ typedef struct SAS3008PendingReply {
     uint8_t data[REPLY_MAX];
 } SAS3008PendingReply;
 
-/**
- * sas3008_reply_pending: does reply post queue @q hold descriptors the
- * host has not consumed?
- * @s: the HBA
- * @q: the queue
- */
+/* Does reply post queue @q hold descriptors the host has not consumed? */
 static bool sas3008_reply_pending(SAS3008State *s, uint32_t q)
 {
     return s->post_ioc_idx[q] != s->post_host_idx[q];
 }
 
-/**
- * sas3008_update_intx: set INTx from the reply queues, unless MSI-X is on
- * or replies are masked.
- * @s: the HBA
- */
+/* Set INTx from the reply queues, unless MSI-X is on or replies are masked. */
 static void sas3008_update_intx(SAS3008State *s)
 {
     bool level = false;
@@ -183,12 +127,7 @@ static uint64_t sas3008_desc(uint8_t flags, uint32_t q, uint16_t smid)
            ((uint64_t)smid << DESC_SMID_SHIFT);
 }
 
-/**
- * sas3008_turbo_reply: complete SCSI IO @smid without a reply frame.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue its descriptor asked for
- */
+/* Complete SCSI IO @smid without a reply frame. */
 void sas3008_turbo_reply(SAS3008State *s, uint16_t smid, uint8_t msix)
 {
     uint32_t q = sas3008_queue(s, msix);
@@ -247,15 +186,7 @@ static void sas3008_post_replies(SAS3008State *s)
     }
 }
 
-/**
- * sas3008_reply: send @len bytes of reply message through a reply frame,
- * now or once the host has freed one.
- * @s: the HBA
- * @smid: the request's SMID (0: an event)
- * @msix: the reply queue
- * @msg: the message
- * @len: its size, cut to a reply frame
- */
+/* Send a reply through a reply frame, now or once the host frees one. */
 void sas3008_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
                    const void *msg, size_t len)
 {
@@ -273,10 +204,7 @@ void sas3008_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
     sas3008_post_replies(s);
 }
 
-/**
- * sas3008_drop_replies: forget the replies that wait for a frame (reset).
- * @s: the HBA
- */
+/* Forget the replies that wait for a frame (reset). */
 static void sas3008_drop_replies(SAS3008State *s)
 {
     SAS3008PendingReply *p;
@@ -286,13 +214,9 @@ static void sas3008_drop_replies(SAS3008State *s)
     }
 }
 
-/**
- * sas3008_reply_header: a reply header copied from the request: function,
- * flags, VP/VF; the rest of the @len-byte @reply zeroed.
- * @reply: the reply
- * @req: the request frame
- * @len: the reply's size
- * @status: its IOCStatus
+/*
+ * A reply header copied from the request: function, flags, VP/VF; the rest of
+ * the @len-byte @reply zeroed.
  */
 void sas3008_reply_header(uint8_t *reply, const uint8_t *req, size_t len,
                           uint16_t status)
@@ -303,14 +227,7 @@ void sas3008_reply_header(uint8_t *reply, const uint8_t *req, size_t len,
     stw_le_p(reply + REPLY_IOC_STATUS, status);
 }
 
-/**
- * sas3008_simple_reply: reply to @req with a bare header and @status.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- * @status: the IOCStatus
- */
+/* Reply to @req with a bare header and @status. */
 static void sas3008_simple_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
                                  const uint8_t *req, uint16_t status)
 {
@@ -320,10 +237,7 @@ static void sas3008_simple_reply(SAS3008State *s, uint16_t smid, uint8_t msix,
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
-/**
- * sas3008_reset_queues: empty the reply post and reply free queues.
- * @s: the HBA
- */
+/* Empty the reply post and reply free queues. */
 static void sas3008_reset_queues(SAS3008State *s)
 {
     memset(s->post_ioc_idx, 0, sizeof(s->post_ioc_idx));
@@ -332,12 +246,7 @@ static void sas3008_reset_queues(SAS3008State *s)
     s->reply_free_host_idx = 0;
 }
 
-/**
- * sas3008_reply_post_index: the host has consumed queue @q up to @idx.
- * @s: the HBA
- * @q: the queue
- * @idx: its new host index
- */
+/* The host has consumed queue @q up to @idx. */
 static void sas3008_reply_post_index(SAS3008State *s, uint32_t q, uint32_t idx)
 {
     if (s->state != IOC_STATE_OPERATIONAL) {
@@ -352,11 +261,7 @@ static void sas3008_reply_post_index(SAS3008State *s, uint32_t q, uint32_t idx)
     sas3008_post_replies(s);
 }
 
-/**
- * sas3008_reply_free_index: the host has freed reply frames up to @idx.
- * @s: the HBA
- * @idx: the reply free queue's new host index
- */
+/* The host has freed reply frames up to @idx. */
 static void sas3008_reply_free_index(SAS3008State *s, uint32_t idx)
 {
     if (s->state != IOC_STATE_OPERATIONAL) {
@@ -523,10 +428,7 @@ static void sas3008_handshake_msg(SAS3008State *s)
 
 /* Resets */
 
-/**
- * sas3008_cancel_all: end every outstanding request without a reply.
- * @s: the HBA
- */
+/* End every outstanding request without a reply. */
 static void sas3008_cancel_all(SAS3008State *s)
 {
     s->resetting = true;
@@ -548,10 +450,9 @@ static void sas3008_soft_reset(SAS3008State *s)
     sas3008_update_intx(s);
 }
 
-/**
- * sas3008_hard_reset: the adapter reset of the diagnostic register (and
- * of the PCI device): a message unit reset that forgets IOC Init too.
- * @s: the HBA
+/*
+ * The adapter reset of the diagnostic register (and of the PCI device): a
+ * message unit reset that forgets IOC Init too.
  */
 static void sas3008_hard_reset(SAS3008State *s)
 {
@@ -571,12 +472,7 @@ static void sas3008_hard_reset(SAS3008State *s)
 
 /* Registers */
 
-/**
- * sas3008_doorbell_write: a write of the Doorbell register: a handshake
- * message's next dword, or a doorbell function.
- * @s: the HBA
- * @val: the value written
- */
+/* A Doorbell write: a handshake message's next dword, or a function. */
 static void sas3008_doorbell_write(SAS3008State *s, uint32_t val)
 {
     uint8_t fn = val >> DOORBELL_FUNCTION_SHIFT;
@@ -616,10 +512,9 @@ static void sas3008_doorbell_write(SAS3008State *s, uint32_t val)
     }
 }
 
-/**
- * sas3008_doorbell_read: the Doorbell register: IOC state, who initialized
- * it, and the fault code or the handshake reply's next word.
- * @s: the HBA
+/*
+ * The Doorbell register: IOC state, who initialized it, and the fault code or
+ * the handshake reply's next word.
  */
 static uint32_t sas3008_doorbell_read(SAS3008State *s)
 {
@@ -643,12 +538,11 @@ static uint32_t sas3008_doorbell_read(SAS3008State *s)
     return val;
 }
 
-/**
- * sas3008_his_write: any write of the host interrupt status clears the
- * doorbell interrupt; while the host reads a reply it also moves on to the
- * next word (unless the read took it: doorbell_pop), or past the last one
- * to the end of the handshake, which raises it again.
- * @s: the HBA
+/*
+ * Any write of the host interrupt status clears the doorbell interrupt; while
+ * the host reads a reply it also moves on to the next word (unless the read
+ * took it: doorbell_pop), or past the last one to the end of the handshake,
+ * which raises it again.
  */
 static void sas3008_his_write(SAS3008State *s)
 {
@@ -664,12 +558,7 @@ static void sas3008_his_write(SAS3008State *s)
     }
 }
 
-/**
- * sas3008_diag_write: a write of the host diagnostic register, once the
- * write sequence has unlocked it.
- * @s: the HBA
- * @val: the value written
- */
+/* A host diagnostic register write, once the write sequence unlocked it */
 static void sas3008_diag_write(SAS3008State *s, uint32_t val)
 {
     if (!(s->diag & DIAG_WRITE_ENABLE)) {
@@ -692,12 +581,7 @@ static void sas3008_diag_write(SAS3008State *s, uint32_t val)
     }
 }
 
-/**
- * sas3008_wrseq_write: a key of the write sequence that unlocks the host
- * diagnostic register.
- * @s: the HBA
- * @val: the value written
- */
+/* A key of the write sequence that unlocks the host diagnostic register. */
 static void sas3008_wrseq_write(SAS3008State *s, uint32_t val)
 {
     static const uint8_t keys[] = { 0xf, 0x4, 0xb, 0x2, 0x7, 0xd };
@@ -821,15 +705,10 @@ static void sas3008_topology_event(SAS3008State *s)
     }
 }
 
-/**
- * sas3008_smp_passthrough: an SMP request to the expander.  It knows
- * REPORT MANUFACTURER INFORMATION, which mpt3sas sends as it adds the
- * expander (to fill in its vendor in sysfs); any other function is
- * unknown to it.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
+/*
+ * An SMP request to the expander.  It knows REPORT MANUFACTURER INFORMATION,
+ * which mpt3sas sends as it adds the expander (to fill in its vendor in sysfs);
+ * any other function is unknown to it.
  */
 static void sas3008_smp_passthrough(SAS3008State *s, uint16_t smid,
                                     uint8_t msix, const uint8_t *req)
@@ -874,14 +753,7 @@ static void sas3008_smp_passthrough(SAS3008State *s, uint16_t smid,
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
-/**
- * sas3008_port_enable: a port enable request: discovery of the directly
- * attached disks, then the reply.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- */
+/* A port enable request: discovery of the disks, then the reply. */
 static void sas3008_port_enable(SAS3008State *s, uint16_t smid, uint8_t msix,
                                 const uint8_t *req)
 {
@@ -892,14 +764,7 @@ static void sas3008_port_enable(SAS3008State *s, uint16_t smid, uint8_t msix,
     sas3008_simple_reply(s, smid, msix, req, ST_SUCCESS);
 }
 
-/**
- * sas3008_event_notification: an event notification request: the event
- * masks; events flow from now on.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- */
+/* An event notification request: the event masks; events flow from now on. */
 static void sas3008_event_notification(SAS3008State *s, uint16_t smid,
                                        uint8_t msix, const uint8_t *req)
 {
@@ -914,14 +779,7 @@ static void sas3008_event_notification(SAS3008State *s, uint16_t smid,
     sas3008_reply(s, smid, msix, reply, sizeof(reply));
 }
 
-/**
- * sas3008_accept: event acknowledge and SAS IO unit control: nothing to do
- * here but reply.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- */
+/* Event acknowledge and SAS IO unit control: nothing to do here but reply. */
 static void sas3008_accept(SAS3008State *s, uint16_t smid, uint8_t msix,
                            const uint8_t *req)
 {
@@ -938,13 +796,7 @@ static bool sas3008_task_outstanding(SAS3008State *s, uint16_t task,
            (!handle || s->smid_req[task]->handle == handle);
 }
 
-/**
- * sas3008_task_mgmt: a SCSI task management request.
- * @s: the HBA
- * @smid: the request's SMID
- * @msix: the reply queue
- * @req: the request frame
- */
+/* A SCSI task management request. */
 static void sas3008_task_mgmt(SAS3008State *s, uint16_t smid, uint8_t msix,
                               const uint8_t *req)
 {
@@ -1137,21 +989,16 @@ static void sas3008_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     case REG_HOST_INT_STATUS:
         sas3008_his_write(s);
         break;
-    case REG_HOST_INT_MASK: {
-        uint32_t q;
-
+    case REG_HOST_INT_MASK:
         s->intr_mask = val & (HIM_RESET_IRQ | HIM_RIM | HIM_DIM);
         sas3008_update_intx(s);
         /* replies posted while masked */
-        if (msix_enabled(&s->dev) && !(s->intr_mask & HIM_RIM)) {
-            for (q = 0; q < s->nr_queues; q++) {
-                if (sas3008_reply_pending(s, q)) {
-                    msix_notify(&s->dev, q);
-                }
+        for (uint32_t q = 0; q < s->nr_queues; q++) {
+            if (sas3008_reply_pending(s, q)) {
+                sas3008_notify(s, q);
             }
         }
         break;
-    }
     case REG_REPLY_FREE_HOST_IDX:
         sas3008_reply_free_index(s, val);
         break;

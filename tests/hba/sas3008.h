@@ -1,14 +1,6 @@
 /*
  * Emulated LSI SAS3008 and its MPI 2.0 kin: the device model's state and
- * what its files share.
- *
- * sas3008.c          the PCI device: registers, reply queues, the doorbell
- *                    handshake and resets, events, task management, request
- *                    dispatch, realize, and the chips as QOM types
- * sas3008-config.c   configuration pages, one builder each
- * sas3008-scsi.c     SCSI IO and its scatter gather lists
- * sas3008-test.c     not MPI: the hooks of the tests (lie=, stall_lba, the
- *                    counters in PCI config space)
+ * what its files share (tests/hba/README.md).
  *
  * Copyright (c) mpt3sas-chainpool contributors
  *
@@ -108,7 +100,6 @@ struct SAS3008Class {
 #define FAULT_BAD_SMID          0x5301
 #define FAULT_BAD_DESCRIPTOR    0x5302
 #define FAULT_BAD_INDEX         0x5303
-#define FAULT_REPLY_FREE_EMPTY  0x5304
 #define FAULT_NOT_OPERATIONAL   0x5305
 #define FAULT_LIE               0x5306  /* a fault lie= asked for */
 
