@@ -81,23 +81,19 @@ static inline bool gfpflags_allow_blocking(gfp_t gfp)
 	return gfp & __GFP_DIRECT_RECLAIM;
 }
 
-static inline bool __test_and_set_bit(unsigned long nr, unsigned long *map)
+/* Bit @nr of @map set to @val; was it set? */
+static inline bool kshim_test_and_put_bit(unsigned long nr, unsigned long *map,
+					  bool val)
 {
 	unsigned long bit = 1UL << (nr % BITS_PER_LONG), *w = map + nr / BITS_PER_LONG;
 	bool old = *w & bit;
 
-	*w |= bit;
+	*w = val ? *w | bit : *w & ~bit;
 	return old;
 }
 
-static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *map)
-{
-	unsigned long bit = 1UL << (nr % BITS_PER_LONG), *w = map + nr / BITS_PER_LONG;
-	bool old = *w & bit;
-
-	*w &= ~bit;
-	return old;
-}
+#define __test_and_set_bit(nr, map)	kshim_test_and_put_bit(nr, map, true)
+#define __test_and_clear_bit(nr, map)	kshim_test_and_put_bit(nr, map, false)
 
 static inline void bitmap_zero(unsigned long *map, unsigned int bits)
 {
