@@ -25,13 +25,15 @@ cat > "$tmp/kern.log" <<'LOG'
 [   30.000001] mpt3sas 0000:03:00.0: chain pool: dma_pool, 373959 blocks of 128 B: created in 350000 us
 Nov 21 04:00:00 host kernel: mpt3sas 0000:03:00.0: chain pool: dma_pool: freed and destroyed in 8901000 us
 LOG
-if "$tool" --parse "$tmp/kern.log" > "$tmp/out" 2>&1; then
-	ktap_test_pass "--parse reads a kernel log"
-else
-	ktap_test_fail "--parse failed: $(cat "$tmp/out")"
-fi
 # shown FILES...: the files as KTAP diagnostics
 shown() { sed 's/^/# | /' "$@" 2>/dev/null || true; }
+# verdict DESC CONDITION: the output (and a run's calls) shown if it fails
+verdict() {
+	if eval "$2"; then ktap_test_pass "$1"; else ktap_test_fail "$1: exit $rc"; shown "$tmp/out" "${f:-$tmp}/calls"; fi
+}
+rc=0
+"$tool" --parse "$tmp/kern.log" > "$tmp/out" 2>&1 || rc=$?
+verdict "--parse reads a kernel log" '[ "$rc" = 0 ]'
 expect() {	# description, then an ERE the output must match
 	if grep -Eq "$2" "$tmp/out"; then ktap_test_pass "$1"; else ktap_test_fail "$1: no /$2/ in:"; shown "$tmp/out"; fi
 }
@@ -48,25 +50,16 @@ expect "dma_pool against chainpool" '^0000:03:00\.0 +chain pool +dma_pool +350\.
 expect "modprobe and rmmod times" '^dma_pool +1300 +9500$'
 
 printf '[ 1.0] some other line\n' > "$tmp/none.log"
-if "$tool" --parse "$tmp/none.log" >/dev/null 2>&1; then
-	ktap_test_fail "--parse accepted a log without the driver's lines"
-else
-	ktap_test_pass "--parse fails on a log without the driver's lines"
-fi
+verdict "--parse fails on a log without the driver's lines" '! "$tool" --parse "$tmp/none.log" >/dev/null 2>&1'
 
-# --- root only ---
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = 2 ] && grep -q 'must run as root' "$tmp/out"; then
-		ktap_test_pass "refuses to run without root"
-	else
-		ktap_test_fail "without root: exit $rc, $(cat "$tmp/out")"
-	fi
+	verdict "refuses to run without root" '[ "$rc" = 2 ] && grep -q "must run as root" "$tmp/out"'
 elif [ "$(id -u)" != 0 ]; then
 	rc=0
 	"$tool" > "$tmp/out" 2>&1 || rc=$?
-	if [ "$rc" = 2 ]; then ktap_test_pass "refuses to run without root"; else ktap_test_fail "without root: exit $rc"; fi
+	verdict "refuses to run without root" '[ "$rc" = 2 ]'
 fi
 
 # The fake machine: mpt3sas HBA 0000:00:03.0 with sda (sda1, sda2, sg0),
@@ -349,10 +342,6 @@ run() {
 	rc=0
 	PATH=$bin:$PATH MPT3SAS_TIMING_SYSROOT=$f "$tool" "$@" > "$tmp/out" 2>&1 || rc=$?
 	rm -f "$f"/stub.*
-}
-# verdict DESC CONDITION: the output and the calls shown if CONDITION fails
-verdict() {
-	if eval "$2"; then ktap_test_pass "$1"; else ktap_test_fail "$1: exit $rc"; shown "$tmp/out" "$f/calls"; fi
 }
 
 start_with "$ours"
