@@ -118,7 +118,7 @@ const char *dev_name(const struct device *dev)
 }
 
 /* A word before each allocation tells kfree() from kvfree(). */
-static void *kshim_alloc(size_t size, gfp_t gfp, long kind)
+void *kshim_alloc(size_t size, gfp_t gfp, enum kshim_kind kind)
 {
 	long *p;
 
@@ -137,7 +137,7 @@ static void *kshim_alloc(size_t size, gfp_t gfp, long kind)
 	return (char *)p + 16;
 }
 
-static void kshim_free(const void *p, long kind)
+void kshim_free(const void *p, enum kshim_kind kind)
 {
 	long *h;
 
@@ -146,56 +146,16 @@ static void kshim_free(const void *p, long kind)
 	h = (long *)((char *)p - 16);
 	if (h[0] != kind)
 		kshim_bug("%s of memory not from its allocator",
-			  kind == 1 ? "kfree" : "kvfree");
+			  kind == KSHIM_KFREE ? "kfree" : "kvfree");
 	h[0] = 0;
 	kshim.live--;
 	free(h);
-}
-
-void *kzalloc(size_t size, gfp_t gfp)
-{
-	return kshim_alloc(size, gfp, 1);
-}
-
-void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
-{
-	return kshim_alloc(n * size, gfp, 2);
-}
-
-unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t gfp)
-{
-	return kshim_alloc(BITS_TO_LONGS(nbits) * sizeof(long), gfp, 1);
-}
-
-void bitmap_free(const unsigned long *map)
-{
-	kfree(map);
 }
 
 void might_alloc(gfp_t gfp)
 {
 	if (gfpflags_allow_blocking(gfp))
 		kshim_might_sleep(__func__);
-}
-
-bool want_init_on_alloc(gfp_t gfp)
-{
-	return kshim.init_on_alloc || (gfp & __GFP_ZERO);
-}
-
-bool want_init_on_free(void)
-{
-	return kshim.init_on_free;
-}
-
-void kfree(const void *p)
-{
-	kshim_free(p, 1);
-}
-
-void kvfree(const void *p)
-{
-	kshim_free(p, 2);
 }
 
 void kshim_lock(spinlock_t *l)

@@ -132,15 +132,21 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 		       dma_addr_t dma);
 const char *dev_name(const struct device *dev);
 
-void *kzalloc(size_t size, gfp_t gfp);
-void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
-void kfree(const void *p);
-void kvfree(const void *p);
-unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t gfp);
-void bitmap_free(const unsigned long *map);
+/* Metadata: each allocation knows which call frees it. */
+enum kshim_kind { KSHIM_KFREE = 1, KSHIM_KVFREE };
+void *kshim_alloc(size_t size, gfp_t gfp, enum kshim_kind kind);
+void kshim_free(const void *p, enum kshim_kind kind);
+#define kzalloc(size, gfp)	kshim_alloc(size, gfp, KSHIM_KFREE)
+#define kvmalloc_array(n, size, gfp) \
+	kshim_alloc((n) * (size), gfp, KSHIM_KVFREE)
+#define bitmap_zalloc(bits, gfp) \
+	kshim_alloc(BITS_TO_LONGS(bits) * sizeof(long), gfp, KSHIM_KFREE)
+#define kfree(p)		kshim_free(p, KSHIM_KFREE)
+#define kvfree(p)		kshim_free(p, KSHIM_KVFREE)
+#define bitmap_free(map)	kfree(map)
+#define want_init_on_alloc(gfp)	(kshim.init_on_alloc || ((gfp) & __GFP_ZERO))
+#define want_init_on_free()	kshim.init_on_free
 void might_alloc(gfp_t gfp);
-bool want_init_on_alloc(gfp_t gfp);
-bool want_init_on_free(void);
 
 typedef struct {
 	int held;
