@@ -68,17 +68,19 @@ in_lib "$top/tests/kernels/fetch.sh" dropped >/dev/null 2>&1
 ktap_test_result "a second fetch.sh of the same bundle unpacks nothing" \
 	test -f "$scratch/kernels/dropped/root/marker"
 
+# refused DESC SERIES TEXT: fetch.sh SERIES says TEXT
+refused() {
+	local out
+	out=$(in_lib "$top/tests/kernels/fetch.sh" "$2" 2>&1)
+	ktap_test_result "$1: $(printf '%s' "${out##*error: }" | tr '\n' ' ')" grep -qF -- "$3" <<<"$out"
+}
 make_bundle leaks 5.4.1-3-generic /usr/src/linux-headers-5.4.1-3-generic
-out=$(in_lib "$top/tests/kernels/fetch.sh" leaks 2>&1)
-ktap_test_result "a bundle whose build link leaves it is refused: ${out##*error: }" \
-	bash -c '[[ $1 == *"does not point into the bundle"* ]]' _ "$out"
+refused "a bundle whose build link leaves it is refused" leaks "does not point into the bundle"
 
 make_bundle two 5.4.1-4-generic
 mkdir -p "$scratch/make/two/lib/modules/5.4.1-5-generic"
 tar -C "$scratch/make/two" -cJf "$scratch/bundles/two.tar.xz" .
-out=$(in_lib "$top/tests/kernels/fetch.sh" two 2>&1)
-ktap_test_result "a bundle with two releases is refused: $(echo "${out##*error: }" | tr '\n' ' ')" \
-	bash -c '[[ $1 == *"holds not one lib/modules/<release>"* ]]' _ "$out"
+refused "a bundle with two releases is refused" two "holds not one lib/modules/<release>"
 
 rm -f "$scratch/bundles"/*.tar.xz
 none=$(in_lib kernel_series)
@@ -86,8 +88,6 @@ note=$(in_lib bundles_note)
 ktap_test_result "without bundles only Debian's series are left ($none), and the note says where bundles come from" \
 	bash -c '[ "$1" = "$2" ] && [[ $3 == *"tests/kernels/bundle.sh"* ]]' _ "$none" "$debian" "$note"
 
-out=$(in_lib "$top/tests/kernels/fetch.sh" no-such-kernel 2>&1)
-ktap_test_result "an unknown series is refused by name" \
-	bash -c '[[ $1 == *"unknown kernel series '"'"'no-such-kernel'"'"'"* ]]' _ "$out"
+refused "an unknown series is refused by name" no-such-kernel "unknown kernel series 'no-such-kernel'"
 
 ktap_finished
