@@ -12,18 +12,14 @@ KTAP_CNT_FAIL=0
 KTAP_CNT_SKIP=0
 KTAP_PLAN=
 
-ktap_print_header() {
-	echo "KTAP version 1"
-}
+ktap_print_header() { echo "KTAP version 1"; }
 
 ktap_set_plan() {
 	KTAP_PLAN=$1
 	echo "1..$1"
 }
 
-ktap_print_msg() {
-	echo "# $*"
-}
+ktap_print_msg() { echo "# $*"; }
 
 __ktap_test() {
 	KTAP_TESTNO=$((KTAP_TESTNO + 1))
@@ -64,9 +60,7 @@ ktap_print_totals() {
 	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
 }
 
-ktap_print_plan() {
-	[ -n "$KTAP_PLAN" ] || echo "1..$KTAP_TESTNO"
-}
+ktap_print_plan() { [ -n "$KTAP_PLAN" ] || echo "1..$KTAP_TESTNO"; }
 
 ktap_finished() {
 	ktap_print_plan
