@@ -1,51 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba/run.sh [--reduced] [OPTION VALUE]... [ROUND...]
-# (`make hbatest`): the project's mpt3sas.ko on the emulated SAS3008
-# (tests/hba/sas3008*.c, built into Debian's QEMU by tests/hba/qemu.sh) in
-# the VM harness (tests/vm/run.sh), behind a PCIe root port, with scsi-hd
-# disks backed by one host file.  The guests run the scripts of
-# tests/hba/guest/ in rounds, one boot per kernel and setup and round (a
-# round that powers off with the driver loaded, or unplugs the HBA, needs
-# a boot of its own); tests/hba/rounds has a line for each,
-# with its disks, setups, series, HBA, QEMU options and plan, and
-# tests/hba/README.md says what each round checks.
-#
-# --reduced (make check): the series tagged hbatest in tests/kernels/series,
-# plain, max_sgl_entries=256 with chainpool: one of each check; one SAS2
-# attach with I/O (sas2008) on those also tagged hbatest-sas2.  ROUNDs:
-# those rounds only (default: all; in the reduced run all but lying, the
-# suite hba-lying's).
-# Full: the series of KERNELS (default: every series), plain and
-# iommu, both SAS2 chips at N = 16, 128 and 256, N = 16, 128, 256 (timing rounds for dma_pool and in_tree) and
-# 2048 (the controller maximum: 128 chains per I/O) with chainpool,
-# dma_pool and in_tree, 50 attach/detach cycles, the unplug; 4 concurrent
-# writers.
-# Timings, with the attach's phases from the guest's kernel log, land in
-# build/hbatest/results.json (informative, never asserted;
-# stamped by scripts/docs.py stamp, which `make docs-results` takes into
-# docs/) and build/hbatest/table.md (tests/hba/results.py).
+# tests/hba/run.sh [--reduced] [OPTION VALUE]... [ROUND...] (`make hbatest`):
+# the project's mpt3sas.ko on the emulated SAS3008 (tests/hba/README.md) in
+# the VM harness, in rounds (tests/hba/rounds), one boot per kernel, setup
+# and round.  --reduced (make check): the series tagged hbatest, plain,
+# max_sgl_entries=256 with chainpool, every round but lying (hba-lying's);
+# configure says what each run's plans hold.  Timings (never asserted) land
+# in DIR/results.json and DIR/table.md (scripts/docs.py show hbatest).
 #
 # KERNELS: the series.  Options:
 #   --name NAME        the suite's name in the summary (default hbatest)
 #   --dir DIR          the output (default build/NAME)
 #   --setups LIST      plain (reduced), plain iommu (full)
-#   --plan PLAN=STEPS  a plan of the rounds' plan column (main, mcpu, sas2,
-#                      lying, unplug, timing), one "@script args" per line
+#   --plan PLAN=STEPS  replaces a plan of configure, one "@script args" a line
 #   --scripts DIR      guest scripts searched before tests/hba/guest/
 #                      (another suite's); the main round then has 1 disk
-#   --modules DIR      DIR/<series>/mpt3sas.ko (default build/modules,
-#                      built there first by `make matrix` if missing),
-#                      with any mpt3sas_test_*.ko beside it (test builds of
-#                      another suite)
+#   --modules DIR      DIR/<series>/mpt3sas.ko (default build/modules, built
+#                      by `make matrix` if missing), and any
+#                      mpt3sas_test_*.ko beside it
 #   --append CMDLINE   more kernel command line
-#   --qemu-args ARGS   more QEMU options
-#   --timeout S        seconds per guest (600; 3600 for the full run:
-#                      dma_pool at 2048 on 6.1)
+#   --timeout S        seconds per guest (600; full run 3600)
 #   --timing-boots N   boots per timing round and allocator (default 2)
-#   --started EPOCH    make hbatest: when its fault walk began, so that the
-#                      stamp times the whole target
+#   --started EPOCH    when make hbatest's fault walk began, for the stamp
 # Logs: DIR/<round>/<series>-<setup>.log.
 
 set -eu
@@ -56,12 +33,6 @@ LOG_TAG=hbatest
 . "$top/tests/kernels/lib.sh"
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
-
-# write_table RESULTS TABLE: the timings at max_sgl_entries=256
-# shellcheck disable=SC2317 # called through ktap_test_result
-write_table() {
-	"$here/results.py" table "$1" > "$2"
-}
 
 # docs_table RESULTS OUT: the table of docs/benchmarks.md (make docs) from
 # these results, stamped
@@ -150,17 +121,9 @@ configure_full() {
 }
 
 # lying_cases reduced|full: the lying round's cases, NAME:PROPS:EXPECT
-# (guest/hba-lying), on one line.  Reduced: one of each kind (the edges
-# of IOC Facts, a fault the driver must recover from, a break it must
-# shrug off, I/O across a diag reset, an IOC that faults at every IOC
-# Init and a doorbell that never answers: probes that must fail; a
-# doorbell whose every read takes a handshake reply word, which 0304 must
-# not read besides; the chain segment of one element, the reply post
-# queue of 16 and every config page read short that patches 0305 to 0307
-# fixed, the SAS IO unit pages that change length, which 0307 must let
-# through; a SAS2008 with one request credit and a SAS2308 with no chain
-# depth, on the MPI 2.0 path).  The full run takes the edges of IOC Facts
-# on both SAS2 chips.
+# (guest/hba-lying), on one line.  Reduced: one of each kind; the full run
+# adds the edges of IOC Facts, on both SAS2 chips too.  doorbell-pop,
+# chain-seg-1, post-depth-16 and config-* guard patches 0304 to 0307.
 lying_cases() {
 	local c="credit-1:request_credit=1:fail
 msix-1:msix_vectors=1:attach
@@ -282,7 +245,7 @@ make_disk() {
 # qemu_args: the HBA behind a PCIe root port, as in a server: hot-pluggable;
 # the round's HBA type (its line's HBA field, default sas3008) replaces @HBA@
 qemu_args() {
-	echo "-L /usr/share/qemu -L /usr/share/seabios $qemu_more
+	echo "-L /usr/share/qemu -L /usr/share/seabios
 -cpu max
 -device pcie-root-port,id=rp0,chassis=1,slot=1
 -device @HBA@,id=hba,bus=rp0,stall_lba=$stall"
@@ -470,8 +433,7 @@ records() {
 	done
 }
 
-# results: build/hbatest/results.json, and the table at max_sgl_entries=256
-# with the ratios to chainpool
+# results: build/hbatest/results.json, and its table of docs/benchmarks.md
 results() {
 	local how reduced secs
 	records > "$out/records"
@@ -493,20 +455,18 @@ results() {
 		--run "$how, rounds: $rounds" $reduced --seconds "$secs" \
 		"$out/results.json"
 	if grep -q '"max_sgl_entries":256,' "$out/records"; then
-		ktap_test_result "timings at max_sgl_entries=256: ${out#"$top"/}/table.md" \
-			write_table "$out/results.json" "$out/table.md"
+		ktap_test_result "timings: ${out#"$top"/}/table.md, as scripts/docs.py renders them, stamped" \
+			docs_table "$out/results.json" "$out/table.md"
 		sed 's/^/# /' "$out/table.md"
-		ktap_test_result "docs: scripts/docs.py renders the table, stamped" \
-			docs_table "$out/results.json" "$out/docs-table.md"
 	else
-		ktap_test_skip "timings at max_sgl_entries=256: no attach at 256 in these rounds"
+		ktap_test_skip "timings: no attach at max_sgl_entries=256 in these rounds"
 	fi
 }
 
 main() {
 	local round start variant=full
 
-	out='' rounds='' setups='' timeout='' timing_boots=2 qemu_more='' append_more=''
+	out='' rounds='' setups='' timeout='' timing_boots=2 append_more=''
 	guest_dir='' modules_dir='' started=''
 	declare -gA plan_opts=()
 	while [ $# -gt 0 ]; do
@@ -522,7 +482,6 @@ main() {
 		--plan) plan_opts[${2%%=*}]=${2#*=} ;;
 		--timeout) timeout=$2 ;;
 		--timing-boots) timing_boots=$2 ;;
-		--qemu-args) qemu_more=$2 ;;
 		--append) append_more=$2 ;;
 		--scripts) guest_dir=$2 ;;
 		--modules) modules_dir=$2 ;;
