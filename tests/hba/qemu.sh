@@ -1,18 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba/qemu.sh (`make qemu`): build Debian 12's QEMU, the version of the
-# installed qemu-system-x86, with our emulated SAS3008 (tests/hba/*.[ch]) wired
-# in by tests/hba/qemu-wiring.patch, for x86_64-softmmu only and with few
-# devices.  The result is build/qemu/<version>-<hash>/qemu-system-x86_64,
-# where <hash> covers our files and this script; build/qemu/current points
-# at it; the path of the binary is printed on stdout, for a caller that
-# must not race another worktree's build for `current`.  A second run with
-# nothing changed does nothing.  Other hashes' folders are left alone: the
-# cache is shared by worktrees whose devices differ.
-#
-# The source package is fetched through a private apt state (the host's own
-# mirrors, deb-src added there only) and kept in build/qemu/src/.
+# tests/hba/qemu.sh (`make qemu`): Debian 12's QEMU, the installed
+# version, with our HBA (tests/hba/README.md), in
+# build/qemu/<version>-<hash of our files>/; prints the binary's path, for a
+# caller that must not race another worktree's build for build/qemu/current.
 
 set -eu
 LOG_TAG=qemu
