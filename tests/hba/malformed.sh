@@ -1,17 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/hba/malformed.sh QEMU: drive the emulated SAS3008 with malformed
-# requests through QEMU's qtest protocol (no guest): a handshake of zero
-# dwords, IOC Init with bad depths and garbage addresses, request
-# descriptors with bad SMIDs and types, an SGL that chains to itself, bad
-# reply queue indexes; then an MCPU endpoint (MPI 2.0, frames and
-# chains in its BAR): IOC Init with a reply post queue depth that is not a
-# multiple of 16 (as the MCPU driver sends), an MPI SGL whose chain loops.
-# Each must leave the IOC in FAULT (with its code)
-# or get an error status; a diag reset brings it back to READY, and QEMU
-# must still answer at the end (no crash, no assert).  Prints KTAP, a
-# result per check (tests/lib/ktap.sh), and "N passed, N failed".
+# tests/hba/malformed.sh QEMU: malformed requests to the emulated SAS3008
+# and MCPU endpoint through qtest (no guest): each must fault the IOC (with
+# its code) or get an error status, a diag reset must bring it back, and
+# QEMU must survive.  Prints KTAP and "N passed, N failed".
 
 set -u
 qemu=${1:?usage: $0 QEMU}
@@ -58,7 +51,6 @@ diag_reset() {
 	for k in 0x0 0xf 0x4 0xb 0x2 0x7 0xd; do wr 0x04 $k; done
 	wr 0x08 0x4
 }
-# handshake DWORDS...: returns the reply's 16-bit words, space separated
 # read_frame ADDR WORD0: the head of a SCSI IO request at ADDR, a READ(10)
 # of 512 bytes from device handle 9 with its SGL at 0x60; WORD0 carries
 # the handle, the function and the ChainOffset
@@ -86,6 +78,7 @@ post_invalid_sgl() {
 	ktap_test_result "  with IOCStatus INVALID_SGL" [ $(((st >> 16) & 0xffff)) = 3 ]
 }
 
+# handshake DWORDS...: returns the reply's 16-bit words, space separated
 handshake() {
 	local d w out="" i
 	wr 0x30 0
@@ -103,6 +96,14 @@ handshake() {
 	echo "$out"
 }
 
+# ioc_init DEPTHS REQUEST POST FREE: IOC Init (18 dwords) with the reply
+# post and free queue depths (DEPTHS: free << 16 | post) and the addresses
+# of the request frames and the reply post and free queues
+ioc_init() {
+	handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 "$1" \
+		0 0 "$2" 0 "$3" 0 "$4" 0 0 0
+}
+
 # BAR 1 at $bar, memory and bus master on (device 04.0)
 cfg 0x14 $bar
 cfg 0x18 0
@@ -115,18 +116,14 @@ ktap_test_result "  with fault code 0x5302" [ "$(doorbell)" = 0x40005302 ]
 diag_reset
 ktap_test_result "diag reset: READY" [ "$(state)" = 0x10000000 ]
 
-# IOC Init, 18 dwords: post queue depth 17 (not a multiple of 16)
-words=$(handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100011 \
-	0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0)
+# post queue depth 17 (not a multiple of 16)
+words=$(ioc_init 0x00100011 0xdead0000 0xdead1000 0xdead2000)
 status=$(echo "$words" | awk '{print $8}')
 ktap_test_result "IOC Init with a bad post queue depth: INVALID_FIELD" [ "${status:-x}" = 7 ]
 ktap_test_result "  and still READY" [ "$(state)" = 0x10000000 ]
 
 # IOC Init with garbage addresses (unbacked): accepted
-init_unbacked() {
-	handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-		0 0 0xdead0000 0 0xdead1000 0 0xdead2000 0 0 0 >/dev/null
-}
+init_unbacked() { ioc_init 0x00100010 0xdead0000 0xdead1000 0xdead2000 >/dev/null; }
 init_unbacked
 ktap_test_result "IOC Init with unbacked queues: OPERATIONAL" [ "$(state)" = 0x20000000 ]
 
@@ -147,8 +144,7 @@ diag_reset
 
 # a SCSI IO whose SGL chains to itself, in guest RAM at 1 MiB: frames of
 # 128 bytes from 0x100000 (SMID 1 at 0x100080)
-handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00100010 \
-	0 0 0x100000 0 0x200000 0 0x300000 0 0 0 >/dev/null
+ioc_init 0x00100010 0x100000 0x200000 0x300000 >/dev/null
 i=0
 while [ $i -lt 16 ]; do
 	send "writel $((0x300000 + 4 * i)) $((0x400000 + 128 * i))" >/dev/null
@@ -178,8 +174,7 @@ ktap_test_result "mcpu: IOC Facts of MPI 2.0, RequestCredit 32" \
 	[ "$(echo "$words" | awk '{print $1, $13}')" = "512 32" ]
 # IOC Init with a reply post queue as deep as the free queue (17), posting
 # at 0x600000; the reply frames of the free queue above, cleared
-handshake 0x02000004 0 0 0 0 0x01000000 0x00200000 0x00110011 \
-	0 0 0x100000 0 0x600000 0 0x300000 0 0 0 >/dev/null
+ioc_init 0x00110011 0x100000 0x600000 0x300000 >/dev/null
 ktap_test_result "mcpu: IOC Init with queues of 17: OPERATIONAL" [ "$(state)" = 0x20000000 ]
 send "writel 0x40000c 0" >/dev/null
 wr 0x48 16
