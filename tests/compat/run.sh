@@ -3,22 +3,6 @@
 #
 # run.sh KDIR [CC]: unit test of src/compat/probe.mk (and the probe.sh it
 # runs) against one kernel.
-#
-#  1. a probe that must be true and one that must be false come out so;
-#  2. the real probe set reports HAVE_SYSFS_EMIT (present since v5.10) and
-#     leaves the test probes out;
-#  3. a second run with the same kernel reuses the cached result;
-#  4. a KDIR that cannot build anything makes probe.mk fail loudly instead
-#     of reporting every API as missing;
-#  5. COMPAT_FORCE_FALSE turns a present API off, says so, and probes again;
-#     a name that is no probe is an error;
-#  6. every probe's comment has the " * Since: vX.Y" line that
-#     compat-fallbacks.sh reads;
-#  7. a CC with quotes and spaces reaches the stamp as given;
-#  8. every probe's HAVE_* is read by an #if, #ifdef, #ifndef or #elif
-#     under src/, and the check names the test probes' ones, which nothing
-#     reads.
-# Prints KTAP (tests/lib/ktap.sh); exits 1 on failure.
 
 set -u
 
@@ -35,11 +19,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 ktap_print_header
 
 probe() {
-	if [ -n "$cc" ]; then
-		make --no-print-directory -f "$probe_mk" KDIR="$kdir" CC="$cc" "$@"
-	else
-		make --no-print-directory -f "$probe_mk" KDIR="$kdir" "$@"
-	fi
+	make --no-print-directory -f "$probe_mk" KDIR="$kdir" ${cc:+"CC=$cc"} "$@"
 }
 
 [ -f "$kdir/Makefile" ] ||
@@ -62,26 +42,16 @@ out=$work/real
 if probe OUT="$out" > "$work/real.log" 2>&1; then
 	h=$out/compat_config.h
 	ktap_test_result "HAVE_SYSFS_EMIT reported present" grep -qx '#define HAVE_SYSFS_EMIT 1' "$h"
-	if grep -q 'COMPAT_TEST' "$h"; then
-		ktap_test_fail "test probes leaked into the real probe set"
-	else
-		ktap_test_pass "real probe set has only the driver's probes"
-	fi
+	only_real() { ! grep -q COMPAT_TEST "$h"; }
+	ktap_test_result "real probe set has only the driver's probes" only_real
 	n_src=$(printf '%s\n' "$top"/src/compat/probes/*.c | wc -l)
 	n_h=$(grep -c 'HAVE_' "$h")
-	if [ "$n_src" -eq "$n_h" ]; then
-		ktap_test_pass "one result line per probe ($n_h)"
-	else
-		ktap_test_fail "$n_src probes but $n_h result lines"
-	fi
+	ktap_test_result "one result line per probe: $n_src probes, $n_h lines" [ "$n_src" -eq "$n_h" ]
 	cat "$out/compat_summary.txt"
 
 	# 3. cached
-	if probe OUT="$out" 2>&1 | grep -q 'is up to date'; then
-		ktap_test_pass "second run reuses the cached result"
-	else
-		ktap_test_fail "second run probed again"
-	fi
+	cached() { probe OUT="$out" 2>&1 | grep -q 'is up to date'; }
+	ktap_test_result "second run reuses the cached result" cached
 else
 	ktap_test_fail "probe.mk failed on the real probes:"
 	sed 's/^/# | /' "$work/real.log"
@@ -134,11 +104,7 @@ for f in "$top"/src/compat/probes/*.c; do
 	[ "$(grep -c '^ \* Since: v[0-9][0-9.]*\( .*\)\{0,1\}$' "$f")" -eq 1 ] ||
 		missing="$missing $(basename "$f")"
 done
-if [ -z "$missing" ]; then
-	ktap_test_pass "every probe has one ' * Since: vX.Y' line"
-else
-	ktap_test_fail "probes without one ' * Since: vX.Y' line:$missing"
-fi
+ktap_test_result "every probe has one ' * Since: vX.Y' line${missing:+; not:$missing}" [ -z "$missing" ]
 
 # 7. values travel in the environment, never pasted into shell code
 q='cc "quoted" and spaced'
@@ -162,16 +128,10 @@ unread() {
 	done
 }
 missing=$(unread "$top/src/compat/probes")
-if [ -z "$missing" ]; then
-	ktap_test_pass "every probe's HAVE_* is read by a conditional under src/"
-else
-	ktap_test_fail "probes whose HAVE_* nothing under src/ reads:$missing"
-fi
+ktap_test_result "every probe's HAVE_* is read by a conditional under src/${missing:+; not:$missing}" \
+	[ -z "$missing" ]
 missing=$(unread "$here/probes")
-if [ "$missing" = " HAVE_COMPAT_TEST_FALSE HAVE_COMPAT_TEST_TRUE" ]; then
-	ktap_test_pass "the check names the test probes' HAVE_*, which nothing reads"
-else
-	ktap_test_fail "the check on the test probes found:$missing"
-fi
+ktap_test_result "the check names the test probes' HAVE_*, which nothing reads:$missing" \
+	[ "$missing" = " HAVE_COMPAT_TEST_FALSE HAVE_COMPAT_TEST_TRUE" ]
 
 ktap_finished
