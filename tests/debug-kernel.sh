@@ -2,14 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/debug-kernel.sh (make check-debug): build the debug kernel
-# (tests/kernels/debug-kernel.sh: linux-source-6.1 with KASAN, kmemleak,
-# DMA_API_DEBUG, lockdep and fault injection) and run in it chainpool's
-# in-kernel tests and the driver steps (tests/vm/project.steps), plainly
-# and with an emulated IOMMU, then the reliability suites' reduced sample
-# in both.  Not part of make check: it builds a kernel.
-#
-# Any KASAN, kmemleak, DMA-API or lockdep report is a splat and fails the
-# run.  Prints how long each part took.
+# (tests/kernels/debug-kernel.sh) and run in it the in-kernel tests, the
+# driver steps and the reliability suites' reduced sample, plainly and
+# behind an IOMMU; any KASAN, kmemleak, DMA-API or lockdep splat fails.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -3,13 +3,9 @@
 #
 # tests/host-unchanged.sh save FILE | compare FILE
 #
-# What make check must leave as it found it: the dpkg database (package,
-# version, state), the mount points, and every file and link under /boot,
-# /lib/modules, /usr/src, /var/lib/dkms, /etc/modprobe.d and
-# /etc/depmod.d, by sha256.
-# `save` writes that state; `compare` exits 1 and shows the difference if
-# the machine's state is no longer the saved one.  Its lines are KTAP
-# diagnostics ("# ..."), for the KTAP scripts that call it.
+# What make check must leave as it found it: the dpkg database, the mount
+# points, the files and links under the directories below (sha256).
+# compare exits 1 on a difference; the output is KTAP diagnostics.
 
 set -eu
 
@@ -26,15 +22,14 @@ state() {
 	find "${dirs[@]}" -xdev -type f -print0 | sort -z | xargs -0r sha256sum | sed 's/^/file /'
 }
 
-case ${1:-} in
+[ $# = 2 ] || set -- usage
+case $1 in
 save)
-	[ $# = 2 ] || { echo "usage: $0 save FILE" >&2; exit 2; }
 	state >"$2.new"
 	mv "$2.new" "$2"
 	echo "# host state: $(grep -c '^pkg ' "$2") packages, $(grep -c '^file ' "$2") files, $(grep -c '^link ' "$2") links saved in $2"
 	;;
 compare)
-	[ $# = 2 ] || { echo "usage: $0 compare FILE" >&2; exit 2; }
 	[ -s "$2" ] || { echo "# no saved host state in $2" >&2; exit 2; }
 	if diff -u "$2" <(state) >"$2.diff"; then
 		echo "# host unchanged since $2 was saved: $(grep -c '^pkg ' "$2") packages, $(grep -c '^mount ' "$2") mounts, $(grep -c '^file ' "$2") files in /boot, /lib/modules, /usr/src, /var/lib/dkms, /etc/{modprobe,depmod}.d"

@@ -1,15 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# `make matrix`: build mpt3sas.ko and chainpool_test.ko, with -Werror on our
-# files, against every kernel series, Debian's and the distributions'
-# bundles, each probed for its own API.  Prints KTAP: one result per series, with a table
-# (kernel, probes yes/no, build result) and one line per probe across the
-# kernels as diagnostics, then "N passed, N failed".
-#
-# KERNELS picks series (default: every series of tests/kernels/series,
-# bundles among them where KERNEL_BUNDLES has them); the modules land in
-# build/modules/<series>/, where `make vmtest` can take them.
+# `make matrix`: build mpt3sas.ko and chainpool_test.ko, -Werror on our
+# files, against each series of KERNELS (default: all) into
+# build/modules/<series>/; one KTAP result per series, a table of the
+# probes, then "N passed, N failed".
 
 set -u
 
@@ -62,7 +57,6 @@ done
 	printf '%s' "$rows"
 	if [ -n "$summaries" ]; then
 		echo
-		# One row per probe, one column per kernel built.
 		# shellcheck disable=SC2086 # list of files
 		awk '/^  HAVE_/ { v[$1] = v[$1] sprintf(" %-5s", $2); n[$1] = 1 }
 		     END { for (k in n) printf "  %-40s%s\n", k, v[k] }' $summaries | sort
