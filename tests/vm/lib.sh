@@ -38,6 +38,7 @@ decompress_ko() {
 # vm_vmlinux BZIMAGE OUT: unpack the ELF vmlinux from a bzImage (boot
 # protocol payload_offset/payload_length), or fail.  Booted through its PVH
 # entry it starts about twice as fast under TCG as decompressing itself.
+# Suites running at once share OUT: each writes a temporary file of its own.
 vm_vmlinux() {
 	local bz=$1 out=$2 tmp=$2.tmp.$BASHPID sects start off len magic
 	[ "$out" -nt "$bz" ] && return 0
