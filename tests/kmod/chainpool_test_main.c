@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * In-kernel tests of chainpool on real DMA addresses of a real device.
+ * In-kernel tests of chainpool: what the unit tests (tests/unit/) cannot
+ * show, on real DMA addresses of a real device, real CPUs and the
+ * kernel's own allocators.  Loading the module runs them and prints KTAP
+ * to the kernel log (KUnit is not in every target kernel).  The device is
+ * the first PCI device matching pci_id (QEMU's edu device by default),
+ * else a platform device registered for the run.
  *
- * Loading the module runs every test and prints the results in KTAP
- * format to the kernel log; init then returns 0 and the harness unloads
- * the module.  KUnit is not used because not every target kernel enables
- * it.  The device is the first PCI device matching pci_id (QEMU's edu
- * device by default), else a platform device registered for the run.
- *
- * chainpool.c and the fault hook are included, not linked, so that the
- * tests can set chainpool's parameters and pool_fail= per test.
+ * chainpool.c is included, not linked, so that the tests can set its
+ * parameters and read its internals.
  */
 #include "chainpool.c"
 #include "cp_fault.c"
@@ -104,12 +103,6 @@ static bool cpt_skipped(const char *name)
 	return false;
 }
 
-/* Set pool_fail= as a test of this module; "off" clears it. */
-static void cpt_pool_fail(const char *spec)
-{
-	CPT_CHECK(pool_fail_set(spec, NULL) == 0);
-}
-
 static struct chainpool *cpt_create(const char *name, size_t size,
 				    size_t align, size_t boundary, bool debug)
 {
@@ -166,50 +159,43 @@ static void cpt_log_dma_range(const struct cp_block *blocks, unsigned int n)
 		lo, hi, above, n, (u64)dma_get_mask(cpt_td.dev));
 }
 
-static unsigned int cpt_alloc_n(struct chainpool *pool,
-				struct cp_block *blocks, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		blocks[i].cpu = chainpool_alloc(pool, GFP_KERNEL,
-						&blocks[i].dma);
-		if (!blocks[i].cpu)
-			break;
-	}
-	return i;
-}
-
-static void cpt_free_n(struct chainpool *pool, struct cp_block *blocks,
-		       unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		chainpool_free(pool, blocks[i].cpu, blocks[i].dma);
-}
-
 /*
- * The longest hold of the pool's lock in a bulk allocation: the store
+ * Where a bulk allocation stores the blocks, room for the chain pool;
+ * with @batch set, the longest hold of the pool's lock: the store
  * callback runs under it, and a hold starts every batch of blocks.
  */
-struct cpt_hold_sink {
-	struct cp_sink sink;
+static struct {
+	struct cp_sink s;
 	u32 batch;
 	u64 start_ns;
 	u64 max_ns;
-};
+} cpt_sink;
 
-static void cpt_hold_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
+static void cpt_store(void *ctx, u32 index, void *vaddr, dma_addr_t dma)
 {
-	struct cpt_hold_sink *h = ctx;
-	u64 now = ktime_get_ns();
+	u64 now;
 
-	if (!(index % h->batch))
-		h->start_ns = now;
-	else
-		h->max_ns = max(h->max_ns, now - h->start_ns);
-	cp_sink_store(&h->sink, index, vaddr, dma);
+	if (cpt_sink.batch) {
+		now = ktime_get_ns();
+		if (!(index % cpt_sink.batch))
+			cpt_sink.start_ns = now;
+		else
+			cpt_sink.max_ns = max(cpt_sink.max_ns,
+					      now - cpt_sink.start_ns);
+	}
+	cp_sink_store(&cpt_sink.s, index, vaddr, dma);
+}
+
+/* The chain pool's bulk allocation into cpt_sink; @timed: its lock holds. */
+static int cpt_bulk(struct chainpool *pool, bool timed)
+{
+	cpt_sink.s.calls = 0;
+	cpt_sink.s.out_of_order = false;
+	cpt_sink.max_ns = 0;
+	cpt_sink.batch = timed ? clamp(CP_BATCH_BYTES / pool->stride, 1U,
+				       CP_BATCH_BLOCKS) : 0;
+	return chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
+				    cpt_store, NULL);
 }
 
 /* Slabs a bulk allocation of the anchor pool takes with today's cap. */
@@ -231,33 +217,29 @@ static unsigned int cpt_anchor_slabs(struct chainpool *pool)
 /* The mpt3sas case: a bulk allocation, a whole-pool release, destroy. */
 static void cpt_anchor(const char *name, bool debug)
 {
-	struct cpt_hold_sink h = { };
+	struct chainpool *pool = cpt_create(name, CPT_CHAIN_SIZE, 16, 0, debug);
+	struct cp_block *blocks = cpt_sink.s.blocks;
 	struct chainpool_stats st;
-	struct chainpool *pool;
 	u64 t_alloc, t_release, t_destroy;
 	int ret;
 
-	h.sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*h.sink.blocks));
-	pool = cpt_create(name, CPT_CHAIN_SIZE, 16, 0, debug);
-	if (!CPT_CHECK(h.sink.blocks && pool))
-		goto out;
-	h.batch = clamp(CP_BATCH_BYTES / pool->stride, 1U, CP_BATCH_BLOCKS);
+	if (!CPT_CHECK(pool))
+		return;
 	t_alloc = ktime_get_ns();
-	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				   cpt_hold_store, &h);
+	ret = cpt_bulk(pool, true);
 	t_alloc = ktime_get_ns() - t_alloc;
 	chainpool_get_stats(pool, &st);
 	pr_info("# bulk alloc %u x %u B: %llu us, %u slabs, longest lock hold %llu us (%u blocks)\n",
-		h.sink.calls, CPT_CHAIN_SIZE, div_u64(t_alloc, 1000),
-		st.nr_slabs, div_u64(h.max_ns, 1000), h.batch);
-	if (!CPT_CHECK(ret == 0) ||
-	    !CPT_CHECK(h.sink.calls == CPT_CHAIN_BLOCKS) ||
-	    !CPT_CHECK(!h.sink.out_of_order))
-		goto out;
-	CPT_CHECK(st.in_use == CPT_CHAIN_BLOCKS);
-	CPT_CHECK(st.nr_slabs == cpt_anchor_slabs(pool));
-	cpt_log_dma_range(h.sink.blocks, CPT_CHAIN_BLOCKS);
-	cpt_check_blocks(pool, h.sink.blocks, CPT_CHAIN_BLOCKS);
+		cpt_sink.s.calls, CPT_CHAIN_SIZE, div_u64(t_alloc, 1000),
+		st.nr_slabs, div_u64(cpt_sink.max_ns, 1000), cpt_sink.batch);
+	if (CPT_CHECK(ret == 0) &&
+	    CPT_CHECK(cpt_sink.s.calls == CPT_CHAIN_BLOCKS) &&
+	    CPT_CHECK(!cpt_sink.s.out_of_order)) {
+		CPT_CHECK(st.in_use == CPT_CHAIN_BLOCKS);
+		CPT_CHECK(st.nr_slabs == cpt_anchor_slabs(pool));
+		cpt_log_dma_range(blocks, CPT_CHAIN_BLOCKS);
+		cpt_check_blocks(pool, blocks, CPT_CHAIN_BLOCKS);
+	}
 	t_release = ktime_get_ns();
 	chainpool_release_all(pool);
 	t_release = ktime_get_ns() - t_release;
@@ -265,13 +247,9 @@ static void cpt_anchor(const char *name, bool debug)
 	CPT_CHECK(st.in_use == 0);
 	t_destroy = ktime_get_ns();
 	chainpool_destroy(pool);
-	pool = NULL;
 	t_destroy = ktime_get_ns() - t_destroy;
 	pr_info("# whole-pool release: %llu us, destroy: %llu us\n",
 		div_u64(t_release, 1000), div_u64(t_destroy, 1000));
-out:
-	chainpool_destroy(pool);
-	vfree(h.sink.blocks);
 }
 
 static void cpt_test_chain_pool(void)
@@ -293,65 +271,6 @@ static void cpt_test_page_slabs_anchor(void)
 	chainpool_slab_kb = PAGE_SIZE >> 10;
 	cpt_anchor("anchor", false);
 	chainpool_slab_kb = was;
-}
-
-/* Several shapes of pool; every block checked on real DMA addresses. */
-static void cpt_test_shapes(void)
-{
-	static const struct {
-		size_t size, align, boundary;
-	} shapes[] = {
-		{ 16, 16, 0 }, { 24, 16, 0 }, { 100, 64, 0 }, { 128, 16, 4096 },
-		{ 512, 512, 0 }, { 1000, 16, 1024 }, { 2048, 4096, 0 },
-		{ 4096, 4096, 65536 }, { 100, 512, 128 }, { 5000, 16, 0 },
-		{ 1 << 20, 4096, 0 },
-	};
-	const unsigned int n = 2000;
-	struct cp_block *blocks;
-	unsigned int s, want, got;
-
-	blocks = vmalloc(n * sizeof(*blocks));
-	if (!CPT_CHECK(blocks))
-		return;
-	for (s = 0; s < ARRAY_SIZE(shapes); s++) {
-		struct chainpool *pool;
-
-		pool = cpt_create("shape", shapes[s].size, shapes[s].align,
-				  shapes[s].boundary, s % 2);
-		if (!CPT_CHECK(pool))
-			break;
-		want = shapes[s].size > 4096 ? 4 : n;
-		got = cpt_alloc_n(pool, blocks, want);
-		CPT_CHECK(got == want);
-		cpt_check_blocks(pool, blocks, got);
-		cpt_free_n(pool, blocks, got);
-		chainpool_destroy(pool);
-	}
-	vfree(blocks);
-}
-
-/* Single allocations grow the pool; every block stays found. */
-static void cpt_test_growth(void)
-{
-	const unsigned int n = 50000;
-	struct chainpool_stats st;
-	struct cp_block *blocks;
-	struct chainpool *pool;
-	unsigned int got;
-
-	blocks = vmalloc(n * sizeof(*blocks));
-	pool = cpt_create("growth", 256, 16, 0, false);
-	if (CPT_CHECK(blocks && pool)) {
-		got = cpt_alloc_n(pool, blocks, n);
-		CPT_CHECK(got == n);
-		chainpool_get_stats(pool, &st);
-		pr_info("# growth: %u blocks in %u slabs\n", got, st.nr_slabs);
-		CPT_CHECK(st.blocks < 2 * n);
-		cpt_check_blocks(pool, blocks, got);
-		cpt_free_n(pool, blocks, got);
-	}
-	chainpool_destroy(pool);
-	vfree(blocks);
 }
 
 #define CPT_CONC_HOLD		32U
@@ -490,111 +409,20 @@ out:
 				  spacer_dma[s]);
 }
 
-/* A slab failing anywhere in a bulk allocation: -ENOMEM, no slab kept. */
-static void cpt_test_fault_injection(void)
-{
-	const unsigned int blocks = 4096;	/* 4 slabs of 128 KiB */
-	struct chainpool_stats st;
-	struct cp_sink sink = { };
-	struct chainpool *pool;
-	char spec[32];
-	unsigned int k;
-
-	sink.blocks = vmalloc(blocks * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
-		return;
-	for (k = 1; k <= 5; k++) {
-		snprintf(spec, sizeof(spec), "slab:fault:%u", k);
-		cpt_pool_fail(spec);
-		pool = cpt_create("fault", CPT_CHAIN_SIZE, 16, 0, k % 2);
-		if (!CPT_CHECK(pool))
-			break;
-		sink.calls = 0;
-		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cp_sink_store, &sink) ==
-			  (k <= 4 ? -ENOMEM : 0));
-		chainpool_get_stats(pool, &st);
-		CPT_CHECK(st.nr_slabs == (k <= 4 ? 0 : 4));
-		chainpool_release_all(pool);
-		chainpool_destroy(pool);
-	}
-	cpt_pool_fail("off");
-	vfree(sink.blocks);
-}
-
-/* __GFP_ZERO zeroes a block, also one freed dirty. */
-static void cpt_test_zalloc(void)
-{
-	unsigned int debug;
-
-	for (debug = 0; debug < 2; debug++) {
-		struct chainpool *pool = cpt_create("zalloc", 1000, 16, 0,
-						    debug);
-		struct cp_block a;
-
-		if (!CPT_CHECK(pool))
-			return;
-		a.cpu = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &a.dma);
-		if (CPT_CHECK(a.cpu)) {
-			CPT_CHECK(!memchr_inv(a.cpu, 0, 1000));
-			memset(a.cpu, 0xff, 1000);
-			chainpool_free(pool, a.cpu, a.dma);
-			a.cpu = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO,
-						&a.dma);
-			CPT_CHECK(a.cpu && !memchr_inv(a.cpu, 0, 1000));
-			chainpool_free(pool, a.cpu, a.dma);
-		}
-		chainpool_destroy(pool);
-	}
-}
-
-/* With interrupts off: blocks of a grown pool, none from an empty one. */
-static void cpt_test_atomic(void)
-{
-	struct chainpool *pool = cpt_create("atomic", 128, 16, 0, false);
-	struct cp_block a, b;
-	unsigned long flags;
-
-	if (!CPT_CHECK(pool))
-		return;
-	local_irq_save(flags);
-	a.cpu = chainpool_alloc(pool, GFP_ATOMIC, &a.dma);
-	local_irq_restore(flags);
-	CPT_CHECK(!a.cpu);
-	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
-	local_irq_save(flags);
-	b.cpu = chainpool_alloc(pool, GFP_ATOMIC, &b.dma);
-	if (b.cpu)
-		chainpool_free(pool, b.cpu, b.dma);
-	local_irq_restore(flags);
-	CPT_CHECK(a.cpu && b.cpu);
-	if (a.cpu)
-		chainpool_free(pool, a.cpu, a.dma);
-	chainpool_destroy(pool);
-}
-
-/* With debug, a double free and a foreign free are refused. */
-static void cpt_test_debug_frees(void)
+/* Debug poison, but zeroes where the kernel's init_on_alloc is on. */
+static void cpt_test_debug_poison(void)
 {
 	struct chainpool *pool = cpt_create("debug", 128, 16, 0, true);
-	struct cp_block a, b;
+	struct cp_block a;
 
 	if (!CPT_CHECK(pool))
 		return;
 	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
-	b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
-	if (CPT_CHECK(a.cpu && b.cpu)) {
-		/* poisoned, then zeroed where init_on_alloc is on */
+	if (CPT_CHECK(a.cpu)) {
 		CPT_CHECK(!memchr_inv(a.cpu, want_init_on_alloc(GFP_KERNEL) ?
 				      0 : POOL_POISON_ALLOCATED, 128));
 		chainpool_free(pool, a.cpu, a.dma);
 		CPT_CHECK(!memchr_inv((u8 *)a.cpu + 16, POOL_POISON_FREED, 112));
-		pr_info("# two bad frees reported next\n");
-		chainpool_free(pool, a.cpu, a.dma);
-		chainpool_free(pool, b.cpu, b.dma + 16);
-		CPT_CHECK(pool->in_use == 1);
-		chainpool_free(pool, b.cpu, b.dma);
-		CPT_CHECK(pool->in_use == 0);
 	}
 	chainpool_destroy(pool);
 }
@@ -642,13 +470,12 @@ static void cpt_driver_pool_release(struct cp_dmapool *pool,
 /* The calls mpt3sas makes, through the allocator pool_allocator picks. */
 static void cpt_test_driver_pool(void)
 {
-	struct cp_block *blocks = vzalloc(CPT_DRIVER_BLOCKS * sizeof(*blocks));
+	struct cp_block *blocks = cpt_sink.s.blocks;
 	struct cp_dmapool *pool;
 	dma_addr_t dma;
 	void *p;
 
-	if (!CPT_CHECK(blocks))
-		return;
+	memset(blocks, 0, CPT_DRIVER_BLOCKS * sizeof(*blocks));
 	pool = cpt_driver_pool("driver pool", blocks, CPT_DRIVER_BLOCKS);
 	if (pool) {
 		/* dma_pool_zalloc(), as the driver's renames make it */
@@ -657,7 +484,6 @@ static void cpt_test_driver_pool(void)
 			cp_dmapool_free(pool, p, dma);
 		cpt_driver_pool_release(pool, blocks, CPT_DRIVER_BLOCKS);
 	}
-	vfree(blocks);
 }
 
 /* A pool kept until rmmod: the harness reads its debugfs file. */
@@ -671,24 +497,6 @@ static void cpt_test_resident_pool(void)
 				       CPT_RESIDENT_BLOCKS);
 }
 
-/* expect_fail_slab=N with pool_fail=slab:knob:N: slab N fails the fill. */
-static void cpt_test_fault_knob(void)
-{
-	unsigned int blocks = (expect_fail_slab + 1) * 1024;
-	struct cp_sink sink = { };
-	struct chainpool *pool;
-
-	sink.blocks = vmalloc(blocks * sizeof(*sink.blocks));
-	pool = chainpool_create("knob", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (CPT_CHECK(sink.blocks && pool)) {
-		CPT_CHECK(chainpool_alloc_bulk(pool, blocks, GFP_KERNEL,
-					       cp_sink_store, &sink) == -ENOMEM);
-		CPT_CHECK(pool->nr_slabs == 0);
-	}
-	chainpool_destroy(pool);
-	vfree(sink.blocks);
-}
-
 struct cpt_case {
 	const char *name;
 	void (*fn)(void);
@@ -698,55 +506,63 @@ static const struct cpt_case cpt_tests[] = {
 	{ "chain_pool_373959x128", cpt_test_chain_pool },
 	{ "chain_pool_debug", cpt_test_chain_pool_debug },
 	{ "page_slabs_anchor", cpt_test_page_slabs_anchor },
-	{ "shapes", cpt_test_shapes },
-	{ "growth", cpt_test_growth },
 	{ "concurrency", cpt_test_concurrency },
 	{ "large_blocks", cpt_test_large_blocks },
-	{ "fault_injection", cpt_test_fault_injection },
-	{ "zalloc", cpt_test_zalloc },
-	{ "atomic_alloc", cpt_test_atomic },
-	{ "debug_frees", cpt_test_debug_frees },
+	{ "debug_poison", cpt_test_debug_poison },
 	{ "driver_pool", cpt_test_driver_pool },
 	{ "resident_pool", cpt_test_resident_pool },
 };
 
 /*
  * Reliability cases (tests/reliability/), one per load, selected by rel=,
- * on the anchor pool; chainpool_debug= and pool_fail= apply.  Each prints
- * one "# rel ..." line the guest scripts read.
+ * on the chain pool with chainpool_debug= and pool_fail= as loaded; each
+ * prints one "# rel ..." line the guest scripts read.
  */
+static struct chainpool *cpt_rel_pool(const char *name)
+{
+	struct chainpool *pool;
+
+	pool = chainpool_create(name, cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
+	CPT_CHECK(pool);
+	return pool;
+}
 
 /*
- * pool_fail=slab:anchor:N expect_fail_slab=N: the bulk allocation fails
+ * pool_fail=slab:NAME:N expect_fail_slab=N: the bulk allocation fails
  * with -ENOMEM at slab N and keeps no slab; past the last slab, or
  * without a fault, it succeeds.
  */
-static void cpt_rel_fault(void)
+static void cpt_fault(const char *name)
 {
-	struct cp_sink sink = { };
+	struct chainpool *pool = cpt_rel_pool(name);
 	struct chainpool_stats st;
-	struct chainpool *pool;
 	unsigned int needed;
 	bool hit;
 	int ret;
 
-	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
-	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(sink.blocks && pool))
-		goto out;
+	if (!pool)
+		return;
 	needed = cpt_anchor_slabs(pool);
 	hit = expect_fail_slab && expect_fail_slab <= needed;
-	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				   cp_sink_store, &sink);
+	ret = cpt_bulk(pool, false);
 	chainpool_get_stats(pool, &st);
 	pr_info("# rel fault: needed=%u fail_slab=%u ret=%d slabs=%u dma_kib=%llu\n",
 		needed, expect_fail_slab, ret, st.nr_slabs, st.dma_bytes >> 10);
 	CPT_CHECK(ret == (hit ? -ENOMEM : 0));
 	CPT_CHECK(st.nr_slabs == (hit ? 0 : needed));
 	chainpool_release_all(pool);
-out:
 	chainpool_destroy(pool);
-	vfree(sink.blocks);
+}
+
+static void cpt_rel_fault(void)
+{
+	cpt_fault("anchor");
+}
+
+/* Without rel=, pool_fail=slab:knob:N expect_fail_slab=N. */
+static void cpt_test_fault_knob(void)
+{
+	cpt_fault("knob");
 }
 
 /*
@@ -755,17 +571,13 @@ out:
  */
 static void cpt_rel_fallback(void)
 {
-	struct cp_sink sink = { };
+	struct chainpool *pool = cpt_rel_pool("anchor");
 	struct chainpool_stats st;
-	struct chainpool *pool;
 	int ret;
 
-	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
-	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(sink.blocks && pool))
-		goto out;
-	ret = chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				   cp_sink_store, &sink);
+	if (!pool)
+		return;
+	ret = cpt_bulk(pool, false);
 	chainpool_get_stats(pool, &st);
 	pr_info("# rel fallback: ret=%d max_order=%u slabs=%u at_max_order=%u fallbacks=%u blocks=%llu\n",
 		ret, pool->max_order, st.nr_slabs,
@@ -774,41 +586,30 @@ static void cpt_rel_fallback(void)
 	CPT_CHECK(st.slabs_by_order[pool->max_order] == 0);
 	CPT_CHECK(st.fallbacks >= 1);
 	if (!ret)
-		cpt_check_blocks(pool, sink.blocks, CPT_CHAIN_BLOCKS);
+		cpt_check_blocks(pool, cpt_sink.s.blocks, CPT_CHAIN_BLOCKS);
 	chainpool_release_all(pool);
-out:
 	chainpool_destroy(pool);
-	vfree(sink.blocks);
 }
 
 /* cycles=N: the driver's attach and detach of the anchor pool, N times. */
 static void cpt_rel_cycles(void)
 {
-	struct cp_sink sink = { };
 	struct chainpool *pool;
 	unsigned int i;
+	int ret;
 
-	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
-	if (!CPT_CHECK(sink.blocks))
-		return;
 	for (i = 0; i < cycles; i++) {
-		pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE,
-					16, 0);
-		if (!CPT_CHECK(pool))
+		pool = cpt_rel_pool("anchor");
+		if (!pool)
 			break;
-		sink.calls = 0;
-		if (!CPT_CHECK(chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS,
-						    GFP_KERNEL, cp_sink_store,
-						    &sink) == 0)) {
-			chainpool_destroy(pool);
-			break;
-		}
+		ret = cpt_bulk(pool, false);
 		chainpool_release_all(pool);
 		chainpool_destroy(pool);
+		if (!CPT_CHECK(ret == 0))
+			break;
 		cond_resched();
 	}
 	pr_info("# rel cycles: %u of %u done\n", i, cycles);
-	vfree(sink.blocks);
 }
 
 /*
@@ -819,7 +620,7 @@ static void cpt_rel_cycles(void)
  */
 static void cpt_rel_inuse(void)
 {
-	struct cp_sink sink = { };
+	struct cp_block *blocks = cpt_sink.s.blocks;
 	struct chainpool_stats st;
 	struct chainpool *pool;
 	unsigned long before, after, gained, dma_pages;
@@ -827,18 +628,13 @@ static void cpt_rel_inuse(void)
 
 	if (!CPT_CHECK(inuse_blocks))
 		return;
-	sink.blocks = vmalloc(CPT_CHAIN_BLOCKS * sizeof(*sink.blocks));
-	pool = chainpool_create("anchor", cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	if (!CPT_CHECK(sink.blocks && pool)) {
-		chainpool_destroy(pool);
-		vfree(sink.blocks);
+	pool = cpt_rel_pool("anchor");
+	if (!pool)
 		return;
-	}
-	CPT_CHECK(chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
-				       cp_sink_store, &sink) == 0);
+	CPT_CHECK(cpt_bulk(pool, false) == 0);
 	/* all but K back, one by one: K stay in use */
-	for (i = inuse_blocks; i < sink.calls; i++)
-		chainpool_free(pool, sink.blocks[i].cpu, sink.blocks[i].dma);
+	for (i = inuse_blocks; i < cpt_sink.s.calls; i++)
+		chainpool_free(pool, blocks[i].cpu, blocks[i].dma);
 	chainpool_get_stats(pool, &st);
 	dma_pages = st.dma_bytes >> PAGE_SHIFT;
 	before = global_zone_page_state(NR_FREE_PAGES);
@@ -851,8 +647,7 @@ static void cpt_rel_inuse(void)
 	if (CPT_CHECK(st.in_use == inuse_blocks) &&
 	    CPT_CHECK(chainpool_debug || gained < dma_pages / 2))
 		for (i = 0; i < inuse_blocks; i++)
-			memset(sink.blocks[i].cpu, 0x5a, CPT_CHAIN_SIZE);
-	vfree(sink.blocks);
+			memset(blocks[i].cpu, 0x5a, CPT_CHAIN_SIZE);
 }
 
 static const struct cpt_case cpt_rel_tests[] = {
@@ -898,9 +693,32 @@ static int cpt_check_skip(void)
 	return -EINVAL;
 }
 
-static int __init chainpool_test_init(void)
+static int cpt_run_all(void)
 {
 	unsigned int i;
+
+	if (rel[0])
+		return cpt_run_rel();
+	if (expect_fail_slab) {
+		pr_info("1..1\n");
+		cpt_run("fault_knob", cpt_test_fault_knob);
+		return 0;
+	}
+	if (cpt_check_skip())
+		return -EINVAL;
+	pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
+	for (i = 0; i < ARRAY_SIZE(cpt_tests); i++) {
+		if (cpt_skipped(cpt_tests[i].name))
+			pr_info("ok %u - %s # SKIP skip=\n", ++cpt_number,
+				cpt_tests[i].name);
+		else
+			cpt_run(cpt_tests[i].name, cpt_tests[i].fn);
+	}
+	return 0;
+}
+
+static int __init chainpool_test_init(void)
+{
 	int ret;
 
 	pr_info("KTAP version 1\n");
@@ -909,24 +727,11 @@ static int __init chainpool_test_init(void)
 		pr_info("1..0 # SKIP no device: %d\n", ret);
 		return 0;
 	}
-	if (rel[0]) {
-		ret = cpt_run_rel();
-	} else if (expect_fail_slab) {
-		pr_info("1..1\n");
-		cpt_run("fault_knob", cpt_test_fault_knob);
-	} else {
-		ret = cpt_check_skip();
-		if (!ret)
-			pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
-		for (i = 0; !ret && i < ARRAY_SIZE(cpt_tests); i++) {
-			if (cpt_skipped(cpt_tests[i].name))
-				pr_info("ok %u - %s # SKIP skip=\n", ++cpt_number,
-					cpt_tests[i].name);
-			else
-				cpt_run(cpt_tests[i].name, cpt_tests[i].fn);
-		}
-	}
+	cpt_sink.s.blocks = vmalloc(CPT_CHAIN_BLOCKS *
+				    sizeof(*cpt_sink.s.blocks));
+	ret = cpt_sink.s.blocks ? cpt_run_all() : -ENOMEM;
 	if (ret) {
+		vfree(cpt_sink.s.blocks);
 		cp_testdev_put(&cpt_td);
 		return ret;
 	}
@@ -941,6 +746,7 @@ static void __exit chainpool_test_exit(void)
 		cpt_driver_pool_release(cpt_resident, cpt_resident_blocks,
 					CPT_RESIDENT_BLOCKS);
 	vfree(cpt_resident_blocks);
+	vfree(cpt_sink.s.blocks);
 	cp_testdev_put(&cpt_td);
 }
 
