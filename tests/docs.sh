@@ -1,16 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/docs.sh: the documentation is what its sources say, and reads as
-# a user's guide, not a record of how it was made:
-#  - every table between <!-- results:NAME --> markers in README.md and
-#    docs/ is what `make docs` (scripts/docs.py) writes from the committed
-#    docs/results/ and the .suite files: no figure typed by hand, and every
-#    committed results file carries its stamp;
-#  - README.md is at most 250 lines, and its install commands for Debian
-#    and Ubuntu, RHEL and plain dkms come within its first 100;
-#  - README.md, docs/ and CHANGELOG.md name no working session, no issue
-#    of the tracker ("issue #N") and no commit by hash.
+# tests/docs.sh: the documentation is what its sources say (make docs),
+# README.md keeps its install commands near the top, and nothing names
+# how it was made.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

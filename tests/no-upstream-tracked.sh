@@ -1,17 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# No upstream kernel file may be tracked by git: the repository holds the
-# pin, the checksums and our patches, never the driver or kernel scripts.
-#
-#   no-upstream-tracked.sh [REPO] check REPO (default: this checkout)
-#
-# A tracked file fails the check when its content equals a file the build
-# extracted from upstream (driver and checker scripts), when it bears the
-# name of an upstream driver file, or when it repeats a run of upstream
-# driver lines longer than a patch's context needs (patches are exempt).
-# Without arguments the check first proves, on a scratch clone, that it
-# catches a planted upstream file and a pasted upstream function.
+# no-upstream-tracked.sh [REPO]: no tracked file of REPO (default: this
+# checkout) is an upstream file, bears an upstream driver file's name or
+# repeats a run of upstream driver lines (patches may).  Without REPO, it
+# first proves on a scratch clone that it catches a planted file and a
+# pasted function.
 
 set -eu
 
@@ -84,20 +78,13 @@ if [ $# -eq 0 ]; then
 	git clone -q "$top" "$scratch/repo"
 	cp "$upstream/drivers/scsi/mpt3sas/mpt3sas_ctl.h" "$scratch/repo/src/planted.h"
 	git -C "$scratch/repo" add src/planted.h
-	if scan "$scratch/repo" >/dev/null; then
-		ktap_test_fail "self-test: a planted upstream file is detected"
-	else
-		ktap_test_pass "self-test: a planted upstream file is detected"
-	fi
+	caught() { ! scan "$scratch/repo" >/dev/null; }
+	ktap_test_result "self-test: a planted upstream file is detected" caught
 	git -C "$scratch/repo" rm -q --cached src/planted.h
 	sed -n '/^_base_allocate_chain_dma_pool(struct/,/^}/p' \
 		"$upstream/drivers/scsi/mpt3sas/mpt3sas_base.c" >"$scratch/repo/src/pasted.c"
 	git -C "$scratch/repo" add src/pasted.c
-	if scan "$scratch/repo" >/dev/null; then
-		ktap_test_fail "self-test: a pasted upstream function is detected"
-	else
-		ktap_test_pass "self-test: a pasted upstream function is detected"
-	fi
+	ktap_test_result "self-test: a pasted upstream function is detected" caught
 fi
 
 rc=0

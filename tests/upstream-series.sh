@@ -1,16 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# make upstream-series writes our upstream fixes, but those held, as a
-# series that git am applies to the pristine driver and checkpatch --strict
-# passes, with a cover letter naming the held ones and saying how each
-# bug was found; a fix posted by another author goes out under their name.
-# Then its check must go red on each fault planted in a scratch copy: a
-# hunk that no longer applies, a trailing blank checkpatch reports, a
-# Fixes: title that upstream-commits does not hold, one of our fixes that
-# misses the pristine driver, and one that says not how its bug was found;
-# and the checks of the author and of the cover letter on a series written
-# without the author, or a cover letter without one of its found: lines.
+# make upstream-series writes our upstream fixes but the held ones, under
+# their authors' names, with a cover letter; its check must go red on each
+# fault planted in a scratch copy of the series or of our patches.
 
 set -eu
 
@@ -47,10 +40,24 @@ red() {
 
 # plant AWK FILE: rewrite FILE with the awk program AWK
 plant() {
+	cp "$2" "$scratch/orig"
 	awk "$1" "$2" >"$2.new"
 	mv "$2.new" "$2"
 	cmp -s "$2" "$scratch/orig" && ktap_exit_fail_msg "nothing planted in $2"
 	return 0
+}
+# in_series NAME AWK: a copy NAME of the written series, AWK planted in its
+# first patch
+in_series() {
+	cp -r "$out" "$scratch/$1"
+	plant "$2" "$(find "$scratch/$1" -name '0001-*.patch')"
+}
+# in_patches AWK [PATCH]: a fresh copy of our patches, AWK planted in PATCH
+# (default: the first fix)
+in_patches() {
+	rm -rf "$scratch/patches"
+	cp -r "$patches" "$scratch/patches"
+	plant "$1" "$scratch/patches/${2:-$(grep -m1 "$fix_re" "$patches/series")}"
 }
 # The first context line of the first hunk, changed
 # shellcheck disable=SC2016 # an awk program, not to be expanded
@@ -59,13 +66,9 @@ mangle_context='h && !done && /^ / { $0 = $0 " /* planted */"; done = 1 } /^@@/ 
 # shellcheck disable=SC2016 # an awk program, not to be expanded
 trailing_blank='h && !done && /^\+/ { $0 = $0 " "; done = 1 } /^@@/ { h = 1 } { print }'
 
-if make -s -C "$top" upstream-series >"$scratch/make.out" 2>&1; then
-	sed 's/^/# /' "$scratch/make.out"
-	ktap_test_pass "make upstream-series writes the series; git am, checkpatch and the Fixes: tags pass"
-else
-	sed 's/^/# | /' "$scratch/make.out"
-	ktap_test_fail "make upstream-series writes the series; git am, checkpatch and the Fixes: tags pass"
-fi
+made() { make -s -C "$top" upstream-series >"$scratch/make.out" 2>&1; }
+ktap_test_result "make upstream-series writes the series; git am, checkpatch and the Fixes: tags pass" made
+sed 's/^/# | /' "$scratch/make.out"
 
 patches=$top/src/mpt3sas/patches
 # an upstream fix's file name: 03, two digits, maybe a letter (0300a)
@@ -123,57 +126,37 @@ cover_says_found() {
 ktap_test_result "the cover letter says how each of the $written patches' bugs was found" \
 	cover_says_found "$out/0000-cover-letter.patch" "$written"
 
-cp -r "$out" "$scratch/hunk"
-first=$(find "$scratch/hunk" -name '0001-*.patch')
-cp "$first" "$scratch/orig"
-plant "$mangle_context" "$first"
+in_series hunk "$mangle_context"
 red "a patch whose hunk no longer applies fails git am" "git am does not apply" \
 	"$gen" check "$upstream" "$scratch/hunk"
 
-cp -r "$out" "$scratch/blank"
-first=$(find "$scratch/blank" -name '0001-*.patch')
-cp "$first" "$scratch/orig"
-plant "$trailing_blank" "$first"
+in_series blank "$trailing_blank"
 red "a trailing blank on an added line fails checkpatch" "TRAILING_WHITESPACE" \
 	"$gen" check "$upstream" "$scratch/blank"
 
-cp -r "$out" "$scratch/fixes"
-first=$(find "$scratch/fixes" -name '0001-*.patch')
-cp "$first" "$scratch/orig"
-plant '/^Fixes: / && !done { sub(/"\)$/, " planted\")"); done = 1 } { print }' "$first"
+in_series fixes '/^Fixes: / && !done { sub(/"\)$/, " planted\")"); done = 1 } { print }'
 red "a Fixes: title that upstream-commits does not hold fails" "Fixes: tags that upstream-commits" \
 	"$gen" check "$upstream" "$scratch/fixes"
 
-cp -r "$patches" "$scratch/patches"
-first=$scratch/patches/$(grep -m1 "$fix_re" "$patches/series")
-cp "$first" "$scratch/orig"
-plant "$mangle_context" "$first"
+in_patches "$mangle_context"
 red "a fix that misses the pristine driver is refused" "does not apply to the pristine driver" \
 	env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written"
 
-rm -rf "$scratch/patches"
-cp -r "$patches" "$scratch/patches"
-first=$scratch/patches/$(grep -m1 "$fix_re" "$patches/series")
-cp "$first" "$scratch/orig"
-plant '/^Found:/ && !body { next } /^$/ { body = 1 } /^Found / { sub(/^Found /, "Seen ") } { print }' "$first"
+in_patches '/^Found:/ && !body { next } /^$/ { body = 1 } /^Found / { sub(/^Found /, "Seen ") } { print }'
 red "a fix that says not how its bug was found is refused" "says not how its bug was found" \
 	env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written"
 
 # the first fix of another author, written as ours (without the author's
 # sign-off too, which checkpatch would miss)
-rm -rf "$scratch/patches"
-cp -r "$patches" "$scratch/patches"
 other=$(grep "$fix_re" "$patches/series" | while read -r p; do
 	sed -n '1,/^$/p' "$patches/$p" | grep -q '^From: .* <.*@.*>$' && { echo "$p"; break; }
 done)
 if [ -z "$other" ]; then
 	ktap_test_skip "no fix of another author to plant into"
 else
-	cp "$scratch/patches/$other" "$scratch/orig"
 	# shellcheck disable=SC2016 # awk's fields, not the shell's
-	plant 'NR == 1 && /^From: / { $0 = "From: mpt3sas-chainpool maintainers" }
-		/^Signed-off-by: / { next } { print }' \
-		"$scratch/patches/$other"
+	in_patches 'NR == 1 && /^From: / { $0 = "From: mpt3sas-chainpool maintainers" }
+		/^Signed-off-by: / { next } { print }' "$other"
 	if env PATCHES="$scratch/patches" "$gen" write "$upstream" "$scratch/written" >"$scratch/w.out" 2>&1; then
 		if authors_kept "$patches" "$scratch/written" >"$scratch/red.out"; then
 			ktap_test_fail "a fix of another author written as ours fails the author check: it passed"
