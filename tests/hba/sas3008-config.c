@@ -147,7 +147,8 @@ static size_t sas_device0(SAS3008State *s, uint32_t addr, uint8_t *p,
                           uint16_t *status)
 {
     uint16_t handle = addr & PGAD_HANDLE_MASK;
-    uint32_t form = addr & PGAD_FORM_MASK;
+    uint32_t form = addr & PGAD_FORM_MASK, info;
+    uint64_t sas_addr;
     int id;
 
     if (form == SAS_DEVICE_PGAD_FORM_GET_NEXT_HANDLE) {
@@ -157,46 +158,34 @@ static size_t sas_device0(SAS3008State *s, uint32_t addr, uint8_t *p,
         return 0;
     }
     if (handle == HBA_DEV_HANDLE && form) {
-        stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
-        stq_le_p(p + SASDEVP0_SAS_ADDRESS, s->sas_addr);
-        stw_le_p(p + SASDEVP0_DEV_HANDLE, HBA_DEV_HANDLE);
-        stl_le_p(p + SASDEVP0_DEVICE_INFO, HBA_DEVICE_INFO);
-        stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
-        stq_le_p(p + SASDEVP0_DEVICE_NAME, s->sas_addr);
-        return SASDEVP0_SIZE;
-    }
-    if (s->expander && handle == EXP_DEV_HANDLE) {
+        sas_addr = s->sas_addr;
+        info = HBA_DEVICE_INFO;
+    } else if (s->expander && handle == EXP_DEV_HANDLE) {
         /* on the wide port of the HBA's phys, from its phy 0 */
-        stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
-        stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas3008_exp_sas_addr(s));
+        sas_addr = sas3008_exp_sas_addr(s);
+        info = EXP_DEVICE_INFO;
         stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE, HBA_DEV_HANDLE);
-        stw_le_p(p + SASDEVP0_DEV_HANDLE, EXP_DEV_HANDLE);
         p[SASDEVP0_ATTACHED_PHY_IDENTIFIER] = EXP_DISKS;
-        stl_le_p(p + SASDEVP0_DEVICE_INFO, EXP_DEVICE_INFO);
-        stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
         p[SASDEVP0_MAX_PORT_CONNECTIONS] = NUM_PHYS;
-        stq_le_p(p + SASDEVP0_DEVICE_NAME, sas3008_exp_sas_addr(s));
-        return SASDEVP0_SIZE;
-    }
-    if (!sas3008_handle_dev(s, handle)) {
+    } else if (sas3008_handle_dev(s, handle)) {
+        id = handle - sas3008_disk_handle(s, 0);
+        sas_addr = sas3008_dev_sas_addr(s, id);
+        info = DISK_DEVICE_INFO | (s->expander ? 0 : DEVINFO_DIRECT_ATTACH);
+        stw_le_p(p + SASDEVP0_SLOT, id);
+        stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE,
+                 s->expander ? EXP_DEV_HANDLE : HBA_DEV_HANDLE);
+        p[SASDEVP0_PHY_NUM] = id;
+        p[SASDEVP0_ACCESS_STATUS] = SASDEVP0_ACCESS_OK;
+        p[SASDEVP0_MAX_PORT_CONNECTIONS] = 1;
+    } else {
         return 0;
     }
-    id = handle - sas3008_disk_handle(s, 0);
-    stw_le_p(p + SASDEVP0_SLOT, id);
     stw_le_p(p + SASDEVP0_ENCLOSURE_HANDLE, ENCL_HANDLE);
-    stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas3008_dev_sas_addr(s, id));
-    stw_le_p(p + SASDEVP0_PARENT_DEV_HANDLE,
-             s->expander ? EXP_DEV_HANDLE : HBA_DEV_HANDLE);
-    p[SASDEVP0_PHY_NUM] = id;
-    p[SASDEVP0_ACCESS_STATUS] = SASDEVP0_ACCESS_OK;
+    stq_le_p(p + SASDEVP0_SAS_ADDRESS, sas_addr);
     stw_le_p(p + SASDEVP0_DEV_HANDLE, handle);
-    p[SASDEVP0_ATTACHED_PHY_IDENTIFIER] = 0;
-    stl_le_p(p + SASDEVP0_DEVICE_INFO, DISK_DEVICE_INFO |
-             (s->expander ? 0 : DEVINFO_DIRECT_ATTACH));
+    stl_le_p(p + SASDEVP0_DEVICE_INFO, info);
     stw_le_p(p + SASDEVP0_FLAGS, SASDEVP0_FLAGS_DEVICE_PRESENT);
-    p[SASDEVP0_PHYSICAL_PORT] = 0;
-    p[SASDEVP0_MAX_PORT_CONNECTIONS] = 1;
-    stq_le_p(p + SASDEVP0_DEVICE_NAME, sas3008_dev_sas_addr(s, id));
+    stq_le_p(p + SASDEVP0_DEVICE_NAME, sas_addr);
     return SASDEVP0_SIZE;
 }
 
@@ -484,17 +473,17 @@ void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
     }
     switch (action) {
     case CFG_ACTION_HEADER:
+    case CFG_ACTION_DEFAULT:
         break;
+    case CFG_ACTION_GET_CHANGEABLE:
+        memset(page + hlen, 0, len - hlen);
+        /* fall through */
     case CFG_ACTION_READ_CURRENT:
     case CFG_ACTION_READ_DEFAULT:
     case CFG_ACTION_READ_NVRAM:
-    case CFG_ACTION_GET_CHANGEABLE:
         if (!sas3008_config_sgl(s, req, &qsg)) {
             status = ST_INVALID_SGL;
             break;
-        }
-        if (action == CFG_ACTION_GET_CHANGEABLE) {
-            memset(page + hlen, 0, len - hlen);
         }
         sas3008_sgl_copy(s, &qsg, page, MIN(qsg.size, len), true);
         break;
@@ -505,8 +494,6 @@ void sas3008_config(SAS3008State *s, uint16_t smid, uint8_t msix,
             break;
         }
         status = sas3008_config_write(s, type, exttype, num, &qsg);
-        break;
-    case CFG_ACTION_DEFAULT:
         break;
     default:
         status = ST_CONFIG_INVALID_ACTION;
