@@ -1,17 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Static checks of our own kernel C, with the kernel's own checkers from the
-# pinned linux-source (build/upstream/scripts, never copied into the repo),
-# and of our shell scripts:
-#
-#   checkpatch --strict   on our C files, and on our patches' new lines
-#   sparse (C=2)          on a 6.1 build; no warning may point at our files
-#   coccinelle            every scripts/coccinelle rule in report mode
-#   ShellCheck -x         every tracked shell script, sourced files followed
-#
+# Static checks of our own kernel C with the pinned kernel's checkers
+# (build/upstream/scripts): checkpatch --strict on our C and our patches,
+# sparse on a 6.1 build, coccinelle; and shellcheck on our shell scripts.
 # Exceptions are listed below, each with the reason; anything else fails.
-# Prints KTAP (tests/lib/ktap.sh): one result per checker.
 
 set -eu
 
@@ -58,42 +51,34 @@ allowed() {
 	return 1
 }
 
-# checkpatch --terse prints "FILE:LINE: LEVEL:TYPE: message" with --show-types
+# checkpatch WHERE PREFIX ARGS...: count in found the findings that the
+# exceptions for WHERE do not allow; --terse --show-types prints
+# "FILE:LINE: LEVEL:TYPE: message"
 checkpatch() {
-	perl $scripts/checkpatch.pl --strict --no-tree --terse --show-types \
-		--no-summary --no-signoff "$@" 2>&1 || true
+	local where=$1 prefix=$2 line type
+	shift 2
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		type=$(sed -n 's/^[^:]*:[0-9]*: [A-Z]*:\([A-Z_0-9]*\):.*/\1/p' <<<"$line")
+		allowed "$where" "$type" && continue
+		echo "# $prefix$line"
+		found=$((found + 1))
+	done < <(perl $scripts/checkpatch.pl --strict --no-tree --terse --show-types \
+		--no-summary --no-signoff "$@" 2>&1 || true)
 }
 
 ktap_print_msg "checkpatch --strict: $(echo "$own_c" | wc -w) files"
 found=0
 for f in $own_c; do
-	while IFS= read -r line; do
-		[ -n "$line" ] || continue
-		type=$(sed -n 's/^[^:]*:[0-9]*: [A-Z]*:\([A-Z_0-9]*\):.*/\1/p' <<<"$line")
-		if allowed "$f" "$type"; then
-			continue
-		fi
-		echo "# $line"
-		found=$((found + 1))
-	done < <(checkpatch -f "$f")
+	checkpatch "$f" "" -f "$f"
 done
+# stdin: checkpatch misreads patch files under a path named patches/
 while read -r p; do
-	# stdin: checkpatch misreads patch files under a path named patches/
-	while IFS= read -r line; do
-		[ -n "$line" ] || continue
-		type=$(sed -n 's/^[^:]*:[0-9]*: [A-Z]*:\([A-Z_0-9]*\):.*/\1/p' <<<"$line")
-		if allowed patches "$type"; then
-			continue
-		fi
-		echo "# $p: $line"
-		found=$((found + 1))
-	done < <(checkpatch - <"src/mpt3sas/patches/$p")
+	checkpatch patches "$p: " - <"src/mpt3sas/patches/$p"
 done < <(grep -v -e '^#' -e '^[[:space:]]*$' src/mpt3sas/patches/series)
 ktap_test_result "checkpatch --strict: $found findings in our C and patches" [ "$found" = 0 ]
 
-kver=$(host_kver)
-kdir=/lib/modules/$kver/build
-[ -n "$kver" ] || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing"
+kdir=$(host_kdir) || ktap_exit_fail_msg "Debian 12's 6.1 headers are missing"
 command -v sparse >/dev/null || ktap_exit_fail_msg "sparse is missing: apt-get install sparse"
 obj=build/check/sparse
 rm -rf $obj && mkdir -p build/check
@@ -123,13 +108,9 @@ rules=$(find $scripts/coccinelle -name '*.cocci' | wc -l)
 ktap_test_result "coccinelle (scripts/coccinelle, report mode): $rules rules, $(grep -c . <<<"$reports" || true) reports" \
 	[ -z "$reports" ]
 
-# Every tracked *.sh, and every other tracked file whose first line is a sh
-# or bash shebang (tests/vm/init, the guest scripts, the maintainer scripts),
-# at shellcheck's default severity whatever a ~/.shellcheckrc says (--norc).
-# Run from the top: the "# shellcheck source=" directives name files from
-# there.  Exceptions are disable directives in the scripts, each with its
-# reason on the same line ("# shellcheck disable=SC2086 # a word list");
-# one without a reason is a finding too.
+# Every tracked *.sh and sh or bash script, whatever a ~/.shellcheckrc
+# says, from the top (where "# shellcheck source=" paths start).  A
+# disable directive without its reason on the same line is a finding.
 command -v shellcheck >/dev/null || ktap_exit_fail_msg "shellcheck is missing: apt-get install shellcheck"
 mapfile -t shell_files < <(git ls-files | while IFS= read -r f; do
 	case $f in
