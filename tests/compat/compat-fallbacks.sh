@@ -4,43 +4,15 @@
 # tests/compat/compat-fallbacks.sh [SERIES...]   (default: the series
 # tagged fallbacks in tests/kernels/series)
 #
-# Compile the compat fallbacks of kernels we cannot fetch.  The oldest
-# supported kernel (packaging/kernel-min, 4.15) lacks many APIs the probes
-# test, and Debian's archive has no headers older than 5.10.  So build the
-# assembled driver (build/tree, `make tree`) against the Debian kernels we
-# have, with every probe whose API is newer than kernel-min forced false:
-# the driver then goes through the same fallback code (shims, old template
-# members, no map_queues, ...) as on 4.15, and our own files are held to
-# -Werror (CP_WERROR=1).
-#
-# The forced list is derived, never written down: every probe's comment
-# has a line " * Since: vX.Y[.Z] [(commit)]" (the first mainline release
-# with the API in the probed form); every probe newer than kernel-min is
-# forced false.  A probe without that line fails the test.
-#
-# Forcing: probe.mk's COMPAT_FORCE_FALSE, which the tree's Makefile passes
-# on.  It runs the real probe pass and writes "forced false" into
-# compat_config.h and the summary, so the build log and the generated
-# header say what was done; editing a copy of the generated header
-# instead would have to second-guess its format and the stamp that decides
-# when probe.mk probes again.
-#
-# A few fallbacks cannot compile on a new kernel for reasons that have
-# nothing to do with old kernels (they use a struct member the new kernel
-# removed); those are listed in KEEP below with the reason, per series, and
-# only those.
-#
-# Checks per series: the module builds and links (modpost, and every
-# undefined symbol is exported by the kernel's Module.symvers), modinfo
-# reads it, the header has each forced probe off, and the preprocessed host
-# template has .sdev_attrs and no .map_queues, .mq_poll, .max_segment_size,
-# .shost_groups or .sdev_groups.  Then a self-check on the first series:
-# a syntax error planted in a fallback-only branch of a copy of the compat
-# headers (compat/renames.h) makes the forced build fail, and is invisible
-# without forcing.
-#
-# Work in build/compat-fallbacks/ on build/tree.  Prints KTAP
-# (tests/lib/ktap.sh).
+# Compile the compat fallbacks of kernels we cannot fetch: Debian has no
+# headers older than 5.10, but packaging/kernel-min (4.15) lacks many
+# probed APIs.  So build/tree is built against the fetched series with
+# every probe newer than kernel-min (its " * Since: vX.Y" line) forced
+# false through probe.mk's COMPAT_FORCE_FALSE, which says so in
+# compat_config.h and the summary: the driver takes the fallbacks it takes
+# on 4.15, our files held to -Werror.  KEEP lists the fallbacks that cannot
+# compile on a new kernel, with the reason.  Then a syntax error planted
+# in a fallback must break the forced build, and only it.
 
 set -u
 
@@ -56,11 +28,8 @@ series_list=${*:-$(kernel_series fallbacks)}
 . "$top/tests/lib/ktap.sh"
 ktap_print_header
 
-# Probes that stay as the kernel reports them, with the reason: their
-# fallback uses a header or struct member that the kernel of that series
-# no longer has, so it cannot compile there although it is right for old
-# kernels.
-#   HAVE_NAME  series...: reason
+# Probes kept as the kernel reports them, as their fallback uses what that
+# series no longer has: HAVE_NAME series...: reason
 KEEP='
 HAVE_PCI_DISABLE_LINK_STATE 5.10 6.1: <linux/pci-aspm.h> was removed in v5.4, when its declarations moved to <linux/pci.h>
 HAVE_SCSI_HOST_BUSY 5.10 6.1: the atomic_t Scsi_Host.host_busy is gone, scsi_host_busy() counts busy tags
@@ -116,12 +85,6 @@ done
 
 mkdir -p "$out"
 
-# kenv SERIES VAR: VAR of the kernel tests/kernels/fetch.sh SERIES fetched
-kenv() {
-	# shellcheck disable=SC1090 # written by fetch.sh
-	(. "$top/build/kernels/$1/env" && eval "echo \"\$$2\"")
-}
-
 # template NAME FILE.i: the initializer of the host template NAME
 template() {
 	awk -v t="$1" 'index($0, t " = {") { p = 1 } p { print } p && /^};/ { exit }' "$2"
@@ -135,9 +98,8 @@ for series in $series_list; do
 		ktap_test_fail "$series: no kernel (tests/kernels/fetch.sh $series, see $log)"
 		continue
 	fi
-	KVER=$(kenv "$series" KVER)
-	KDIR=$(kenv "$series" KDIR)
-	KMAKEFLAGS=$(kenv "$series" KMAKEFLAGS)
+	# shellcheck disable=SC1090 # written by fetch.sh
+	. "$(series_env "$series")"
 
 	list=
 	for m in $forced; do
@@ -171,11 +133,7 @@ for series in $series_list; do
 	for m in $list; do
 		grep -qx "/\* $m forced false by COMPAT_FORCE_FALSE \*/" "$h" || bad="$bad $m"
 	done
-	if [ -z "$bad" ]; then
-		ktap_test_pass "$series: compat_config.h has every forced probe off"
-	else
-		ktap_test_fail "$series: compat_config.h does not have these off:$bad"
-	fi
+	ktap_test_result "$series: compat_config.h has every forced probe off${bad:+; not:$bad}" [ -z "$bad" ]
 
 	if grep -q 'undefined!' "$log"; then
 		ktap_test_fail "$series: modpost reports undefined symbols"
@@ -186,11 +144,8 @@ for series in $series_list; do
 			awk -v s="$s" '$2 == s { f = 1; exit } END { exit !f }' \
 				"$KDIR/Module.symvers" || undef="$undef $s"
 		done
-		if [ -z "$undef" ]; then
-			ktap_test_pass "$series: every undefined symbol is exported by $KVER"
-		else
-			ktap_test_fail "$series: symbols $KVER does not export:$undef"
-		fi
+		ktap_test_result "$series: every undefined symbol is exported by $KVER${undef:+; not:$undef}" \
+			[ -z "$undef" ]
 	fi
 
 	vermagic=$(modinfo -F vermagic "$obj/mpt3sas.ko" 2>&1)
@@ -208,12 +163,8 @@ for series in $series_list; do
 		echo "$tpl" | grep -q '\.sdev_attrs = mpt3sas_compat_sdev_attrs' ||
 			kept_in HAVE_SHT_SDEV_GROUPS "$series" || bad="$bad no-.sdev_attrs"
 		for member in map_queues mq_poll max_segment_size shost_groups sdev_groups; do
-			if echo "$tpl" | grep -q "\.$member = "; then
-				case $member in
-				sdev_groups) kept_in HAVE_SHT_SDEV_GROUPS "$series" && continue ;;
-				esac
-				bad="$bad .$member"
-			fi
+			[ "$member" = sdev_groups ] && kept_in HAVE_SHT_SDEV_GROUPS "$series" && continue
+			echo "$tpl" | grep -q "\.$member = " && bad="$bad .$member"
 		done
 		if [ -z "$tpl" ]; then
 			ktap_test_fail "$series: mpt3sas_driver_template not found in mpt3sas_scsih.i"
@@ -227,15 +178,13 @@ for series in $series_list; do
 	fi
 done
 
-# Self-check: a broken fallback must turn this test red.  Plant a syntax
-# error in the sysfs_emit() fallback of a copy of compat/renames.h (a
-# branch only a kernel before v5.10 compiles) and build one object with
-# the forced header (must fail) and with the kernel's own probe results
-# (must pass: the plant is only reachable through the fallback).
+# Self-check: a syntax error in the sysfs_emit() fallback (before v5.10)
+# of a copy of compat/renames.h fails the forced build of one object, and
+# not a build with the kernel's own probe results.
 if [ -n "$first" ]; then
 	series=$first
-	KDIR=$(kenv "$series" KDIR)
-	KMAKEFLAGS=$(kenv "$series" KMAKEFLAGS)
+	# shellcheck disable=SC1090 # written by fetch.sh
+	. "$(series_env "$series")"
 	log=$out/selfcheck.log
 	: > "$log"
 	planted=$out/selfcheck/tree
