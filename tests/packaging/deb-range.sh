@@ -1,31 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The package's per-kernel rules, in one install of the .deb on four
-# kernels (packaging/kernel-setup.sh):
-# - Debian 12's 6.1: ours is installed;
-# - a kernel older than the supported range: skipped with the message.
-#   Debian 12 has none: a stand-in release (4.14) with 6.1's headers,
-#   which dkms 3.0.10 skips by the BUILD_EXCLUSIVE_KERNEL regex; dkms.mk,
-#   the last line of defence for a dkms that knows no BUILD_EXCLUSIVE at
-#   all, refuses it too;
-# - a kernel with mpt3sas built in: a stand-in release with 6.1's headers
-#   and a modules.builtin listing mpt3sas: one line, nothing installed;
-# - a kernel whose in-tree mpt3sas is newer than ours: a stand-in release
-#   with 6.1's headers and 6.12's module, its version rewritten: kept by
-#   default with one line, which names the command to install ours; with
-#   /etc/mpt3sas-chainpool/replace-newer the decision is to install ours;
-# - no HBA left without a driver, on a stand-in sysfs with a SAS2008
-#   (1000:0072) that the root file system is behind: a 6.12 from
-#   bookworm-security (installed here if missing, and removed again) whose
-#   in-tree mpt3sas is newer than ours and lacks SAS2008 gets ours; the
-#   kernels that cannot get ours and whose own driver lacks it (out of
-#   range, built in, a failed build, no headers) each get one loud
-#   warning naming the HBA, the kernel and the root file system; a
-#   kernel without headers gets its line from `kernel-setup.sh all` and
-#   from the package's kernel hook after dkms's.
-#
-#   tests/packaging/deb-range.sh       (KVER=<6.1 release>, KVER2=<6.12 release>)
+# The package's per-kernel rules (packaging/kernel-setup.sh), in one install
+# of the .deb, on Debian 12's 6.1 and 6.12 (from bookworm-security, removed
+# again if installed here) and stand-in kernels (6.1's headers under another
+# release) older than the range, with mpt3sas built in, with a newer
+# in-tree mpt3sas, with failing headers and without headers, on a stand-in
+# sysfs with a SAS2008 behind /.  KVER=<6.1 release>, KVER2=<6.12 release>.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -43,11 +24,8 @@ cleanup() {
 		apt-get -q purge -y $added >/dev/null || echo "warning: could not purge $added" >&2
 	fi
 }
+start_install_test
 trap cleanup EXIT
-
-in_pkgroot
-ensure_tools
-kver=$(pick_kernel)
 kver2=${KVER2:-$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.12.*+deb12-amd64' -printf '%f\n' |
 	sort -V | while read -r d; do [ -e "/lib/modules/$d/build/include" ] && echo "$d"; done | tail -n 1)}
 if [ -z "$kver2" ]; then
@@ -61,14 +39,17 @@ if [ -z "$kver2" ]; then
 	kver2=${hdr#linux-headers-}
 fi
 [ -e "/lib/modules/$kver2/build/include" ] || ktap_exit_fail_msg "no headers for $kver2"
-[ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 
-# standin RELEASE [BUILTIN...]: a kernel of that release with 6.1's headers
-# and those modules built in
+# standin RELEASE [BUILD [BUILTIN...]]: a kernel of that release with
+# BUILD (default: 6.1's headers; none: no headers) and those modules built in
 standin() {
 	mkdir -p "/lib/modules/$1"
-	ln -sfn "$(readlink -f "/lib/modules/$kver/build")" "/lib/modules/$1/build"
-	printf '%s\n' kernel/drivers/scsi/scsi_mod.ko "${@:2}" >"/lib/modules/$1/modules.builtin"
+	case ${2-} in
+	none) ;;
+	'') ln -sfn "$(readlink -f "/lib/modules/$kver/build")" "/lib/modules/$1/build" ;;
+	*) ln -sfn "$2" "/lib/modules/$1/build" ;;
+	esac
+	printf '%s\n' kernel/drivers/scsi/scsi_mod.ko "${@:3}" >"/lib/modules/$1/modules.builtin"
 	depmod "$1"
 	standins="$standins /lib/modules/$1"
 }
@@ -84,13 +65,10 @@ hba="0000:05:00.0 [1000:0072] SAS2008"
 rm -rf "$MPT3SAS_CP_SYSFS"
 standin_sysfs "$MPT3SAS_CP_SYSFS" 0000:05:00.0 1000:0072
 
-# A kernel whose own mpt3sas is newer than our base: the package keeps
-# it, in one line, and installs ours only where $optin asks, or where it
-# lacks a present HBA.  No kernel has such a driver yet: 6.12's in-tree
-# module (or 6.1's if it has none) becomes a stand-in, its version string
-# rewritten to $newer (the same length): for the stand-in $newk as it is,
-# for $kver2 without SAS2008's ID (as RHEL 10's lacks it).  This root is
-# thrown away after the run.
+# A kernel whose own mpt3sas is newer than our base keeps it unless $optin
+# asks, or it lacks a present HBA.  No kernel has one yet: 6.12's in-tree
+# module (or 6.1's) becomes one, its version rewritten to $newer (the same
+# length): for $newk as it is, for $kver2 without SAS2008's ID.
 newer=55.100.00.00
 optin=/etc/$name/replace-newer
 mdir=/lib/modules/$kver2/kernel/drivers/scsi/mpt3sas
@@ -102,56 +80,43 @@ mkdir -p "$work" "$mdir" "$ndir"
 cp "$src_ko" "$work/intree.ko.${src_ko##*.}"
 src_ko=$work/intree.ko.${src_ko##*.}
 rm -f "$mdir"/mpt3sas.ko*
-case $src_ko in
-*.xz) xz -dc "$src_ko" ;;
-*.zst) zstd -qdc "$src_ko" ;;
-*) cat "$src_ko" ;;
-esac | perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$newer"'\0/' >"$ndir/mpt3sas.ko"
-perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/' "$ndir/mpt3sas.ko" >"$mdir/mpt3sas.ko"
+# with_version V: the module (stdin) with its version string rewritten to V
+with_version() { perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$1"'\0/'; }
+ko_cat "$src_ko" | with_version "$newer" >"$ndir/mpt3sas.ko"
+no_sas2008 <"$ndir/mpt3sas.ko" >"$mdir/mpt3sas.ko"
 depmod "$kver2"
 standin "$newk"
-ktap_test_result "$kver2's in-tree mpt3sas is $newer" [ "$(modinfo -k "$kver2" -F version mpt3sas)" = "$newer" ]
-ktap_test_result "$kver2's in-tree mpt3sas lacks SAS2008 (1000:0072)" \
-	not grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$kver2" -F alias mpt3sas)"
-ktap_test_result "$newk's in-tree mpt3sas is $newer, with SAS2008" \
-	grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$newk" -F alias mpt3sas)"
+ktap_test_result "$kver2's in-tree mpt3sas is $newer" [ "$(resolved_version "$kver2")" = "$newer" ]
+ktap_test_result "$kver2's in-tree mpt3sas lacks SAS2008 (1000:0072)" not has_sas2008 "$kver2"
+ktap_test_result "$newk's in-tree mpt3sas is $newer, with SAS2008" has_sas2008 "$newk"
 keep="$name: kernel $newk has its own mpt3sas $newer, newer than ours ($base): kept it, ours not installed"
 forhba="$name: kernel $kver2 has its own mpt3sas $newer, newer than ours ($base), but it lacks the HBA $hba: installing ours."
 
-# A kernel with mpt3sas built in (CONFIG_SCSI_MPT3SAS=y), which no module
-# can replace: a stand-in release in range, with $kver's headers and a
-# modules.builtin that lists mpt3sas.
+# mpt3sas built in (CONFIG_SCSI_MPT3SAS=y): no module can replace it
 builtin_k=${kver%-amd64}-builtin
 bdir=/lib/modules/$builtin_k
 step "a stand-in kernel $builtin_k with mpt3sas built in"
-standin "$builtin_k" kernel/drivers/scsi/mpt3sas/mpt3sas.ko
+standin "$builtin_k" '' kernel/drivers/scsi/mpt3sas/mpt3sas.ko
 builtin_line="$name: kernel $builtin_k has mpt3sas built in, and a module cannot replace a built-in driver: ours not installed for $builtin_k."
 # Its built-in driver claims SAS3008 only.
 printf 'mpt3sas.alias=pci:v00001000d00000097sv*sd*bc*sc*i*\0' >"$bdir/modules.builtin.modinfo"
 
-# A kernel whose build fails (headers that cannot build anything), and
-# one without headers; neither has an mpt3sas of its own.
 fail_k=${kver%-amd64}-badheaders
 step "a stand-in kernel $fail_k whose build fails, and ${kver%-amd64}-noheaders"
-mkdir -p "/lib/modules/$fail_k/build"
-printf 'all %%:\n\t@echo stand-in headers that build nothing; false\n' >"/lib/modules/$fail_k/build/Makefile"
-mkdir -p "/lib/modules/$fail_k/build/include"
-printf '%s\n' kernel/drivers/scsi/scsi_mod.ko >"/lib/modules/$fail_k/modules.builtin"
-depmod "$fail_k"
-standins="$standins /lib/modules/$fail_k"
+mkdir -p "$work/$fail_k-build/include"
+printf 'all %%:\n\t@echo stand-in headers that build nothing; false\n' >"$work/$fail_k-build/Makefile"
+standin "$fail_k" "$work/$fail_k-build"
 nohdr_k=${kver%-amd64}-noheaders
-mkdir -p "/lib/modules/$nohdr_k"
-printf '%s\n' kernel/drivers/scsi/scsi_mod.ko >"/lib/modules/$nohdr_k/modules.builtin"
-depmod "$nohdr_k"
-standins="$standins /lib/modules/$nohdr_k"
+standin "$nohdr_k" none
 nohdr_line="$name: kernel $nohdr_k has no headers (/lib/modules/$nohdr_k/build): ours not built for $nohdr_k"
 
 step "installing the package"
 deb=$(build_debs "$work/full")
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install-newer.log" | grep -v '^readelf: Warning'
-ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
+ktap_test_result "package is installed" deb_installed
+src=$(echo /usr/src/"$name"-*)
 ktap_test_result "decide: builtin for $builtin_k" \
-	[ "$(bash /usr/src/"$name"-*/kernel-setup.sh decide "$builtin_k")" = builtin ]
+	[ "$(bash "$src"/kernel-setup.sh decide "$builtin_k")" = builtin ]
 ktap_test_result "not installed for $builtin_k (mpt3sas built in)" not dkms_installed "$builtin_k"
 ktap_test_result "nothing of ours in $builtin_k's modules" \
 	[ -z "$(find "$bdir" -name 'mpt3sas.ko*')" ]
@@ -197,18 +162,13 @@ ktap_test_result "nothing of ours in $old_k's modules" \
 ktap_test_result "the install names the range: '$range_line'" \
 	grep -qF "$range_line" "$work/install-newer.log"
 
-src=$(echo /usr/src/"$name"-*)
-
-# Every in-tree driver up to our base gets ours: the kernels that carry
-# 48.100 (6.12) to 54.100 (7.2, 7.3), as stand-ins made after the install
-# (no dkms build for them), the decision only.
+# Every in-tree driver up to our base gets ours: 48.100 (6.12) to 54.100
+# (7.2, 7.3), stand-ins made after the install: the decision only.
 for v in 48.100.00.00 54.100.00.00; do
 	k=${kver%-amd64}-intree-$v
 	mkdir -p "/lib/modules/$k/kernel/drivers/scsi/mpt3sas"
-	perl -0777 -pe 's/\bversion=[0-9.]{12}\0/version='"$v"'\0/' "$mdir/mpt3sas.ko" \
-		>"/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
-	depmod "$k"
-	standins="$standins /lib/modules/$k"
+	with_version "$v" <"$mdir/mpt3sas.ko" >"/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
+	standin "$k" none
 	ktap_test_result "decide: install over an in-tree $v" \
 		[ "$(bash "$src"/kernel-setup.sh decide "$k")" = install ]
 done
@@ -216,13 +176,10 @@ done
 # A dkms without BUILD_EXCLUSIVE runs MAKE[0]: dkms.mk must refuse.
 out=$(make -s -C "$src" -f dkms.mk range-check KVER="$old_k" KERNEL_MIN="$kmin" 2>&1) && rc=0 || rc=$?
 echo "dkms.mk for $old_k: exit $rc: $out"
-refused=no
-if [ "$rc" != 0 ] && grep -qF "$name supports kernels $kmin and newer; $old_k is not supported" <<<"$out"; then refused=yes; fi
-ktap_test_result "dkms.mk refuses $old_k with the message" [ "$refused" = yes ]
+ktap_test_result "dkms.mk refuses $old_k with the message" \
+	refused "$rc" "$name supports kernels $kmin and newer; $old_k is not supported" - <<<"$out"
 ktap_test_result "dkms.mk accepts $kver" make -s -C "$src" -f dkms.mk range-check KVER="$kver" KERNEL_MIN="$kmin"
 
-# The package's kernel hook, after dkms's own, for a kernel installed
-# later: the same rules (here: no headers, the warning).
 step "the kernel hook for $nohdr_k, as run-parts runs it after dkms's"
 ktap_test_result "the kernel hook comes after dkms's in /etc/kernel/postinst.d" \
 	[ "$(run-parts --test /etc/kernel/postinst.d | grep -n -e '/dkms$' -e "/dkms-$name\$" | cut -d: -f2 | paste -sd' ')" = \
@@ -249,7 +206,7 @@ ktap_test_result "the line names the command: bash /usr/src/$name-*/kernel-setup
 	glob "$cmd" "bash /usr/src/$name-*/kernel-setup.sh install $newk"
 # The decision only: its install is the one $kver2 got above (dkms
 # install --force-version-override); a third build would cost a minute.
-d=$(bash /usr/src/"$name"-*/kernel-setup.sh decide "$newk")
+d=$(bash "$src"/kernel-setup.sh decide "$newk")
 ktap_test_result "opt-in: kernel-setup.sh decide $newk: install-over-newer (got: $d)" [ "$d" = install-over-newer ]
 rm -f "$optin"
 
@@ -258,6 +215,6 @@ purge_step
 rm -rf "/etc/${name:?}" $standins
 ktap_test_result "$kver2 resolves to its in-tree $newer again" [ "$(resolved_version "$kver2")" = "$newer" ]
 rm -rf "$MPT3SAS_CP_SYSFS"
-nothing_left
+nothing_left purge
 
 finish "$suite"

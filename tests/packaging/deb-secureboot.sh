@@ -1,24 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Secure Boot in the throwaway Debian 12 root, with a stand-in mokutil on
-# PATH (/usr/bin/mokutil, its answers set by this test):
-# 1. Secure Boot on, the DKMS key not enrolled (an unattended install): the
-#    package builds and signs ours but leaves the kernel's module directory
-#    and initramfs byte for byte as they were, and prints the enrolment
-#    steps and the command that finishes;
-# 2. the key enrolled, that command: ours installed, initramfs rebuilt;
-# 3. Secure Boot on and the key enrolled: a reinstall installs as usual;
-# 4. Secure Boot off: kernel-setup.sh decides to install (the decision
-#    alone: its install is 3's).
-# The machine has a SAS2008 (a stand-in sysfs) that / is behind, and the
-# kernel's own mpt3sas lacks its ID (as RHEL 10's does): 1 warns, loudly
-# and once, that the kernel boots with no driver for it until the key is
-# enrolled, 2 and 3 do not; the package's kernel hook warns the same
-# when dkms's has installed ours and the key is not enrolled.
-# Purges at the end.
-#
-#   tests/packaging/deb-secureboot.sh       (KVER=<release> to pick the kernel)
+# Secure Boot, with a stand-in mokutil: the key not enrolled leaves the
+# kernel's modules and initramfs as they were, says how to enrol it and
+# warns once that the HBA / is behind has no driver; enrolled, ours
+# installs; Secure Boot off decides to install.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -30,9 +16,8 @@ stub=/usr/bin/mokutil
 state=/var/lib/mokutil-stand-in
 cert=/var/lib/dkms/mok.pub
 
-in_pkgroot
-[ ! -e "$stub" ] || ktap_exit_fail_msg "$stub exists: this root has a real mokutil"
 start_install_test
+[ ! -e "$stub" ] || ktap_exit_fail_msg "$stub exists: this root has a real mokutil"
 cleanup() {
 	purge_pkg
 	rm -rf "$stub" "$state"
@@ -67,9 +52,6 @@ moddir_sum() {
 		sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1
 }
 initrd_sum() { sha256sum <"/boot/initrd.img-$kver" | cut -d' ' -f1; }
-has_ours_initrd() {
-	grep -qE "/lib/modules/$kver/updates/dkms/mpt3sas\.ko(\.[a-z]+)? $base-" <<<"$(initrd_module "$kver" "$work/initrd")"
-}
 
 step "a SAS2008 at 0000:05:00.0 behind /, and $kver's own mpt3sas without its ID"
 # Beside $work, which build_debs makes anew.
@@ -77,16 +59,11 @@ export MPT3SAS_CP_SYSFS=$work-sys
 rm -rf "$MPT3SAS_CP_SYSFS"
 standin_sysfs "$MPT3SAS_CP_SYSFS" 0000:05:00.0 1000:0072
 own=$(find "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas" -name 'mpt3sas.ko*' | head -n 1)
-case $own in
-*.xz) xz -dc "$own" ;;
-*.zst) zstd -qdc "$own" ;;
-*) cat "$own" ;;
-esac | perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/' >"$work-own.ko"
+ko_cat "$own" | no_sas2008 >"$work-own.ko"
 rm -f "$own"
 mv "$work-own.ko" "/lib/modules/$kver/kernel/drivers/scsi/mpt3sas/mpt3sas.ko"
 depmod "$kver"
-ktap_test_result "$kver's own mpt3sas lacks SAS2008 (1000:0072)" \
-	not grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$kver" -F alias mpt3sas)"
+ktap_test_result "$kver's own mpt3sas lacks SAS2008 (1000:0072)" not has_sas2008 "$kver"
 
 step "building the package"
 deb=$(build_debs "$work")
@@ -97,7 +74,7 @@ step "1. Secure Boot on, key not enrolled: installing"
 sb on
 : >"$state/enrolled"
 apt-get -q install -y "$deb" 2>&1 | tee "$work/install-sb.log" | grep -v '^readelf: Warning'
-ktap_test_result "package is installed" [ "$(pkg_state)" = "install ok installed" ]
+ktap_test_result "package is installed" deb_installed
 dkms status -m "$name"
 ktap_test_result "mokutil was asked" grep -q -- '--sb-state' "$state/calls"
 ktap_test_result "dkms: built for $kver" grep -q ': built' <<<"$(dkms status -m "$name" -k "$kver")"
@@ -132,8 +109,8 @@ sha256sum <"$cert" | cut -d' ' -f1 >"$state/enrolled"
 $finish_cmd 2>&1 | tee "$work/finish.log" | grep -v '^readelf: Warning'
 ktap_test_result "installed for $kver" dkms_installed "$kver"
 ktap_test_result "modinfo -k $kver resolves to ours under updates/" \
-	glob "$(resolved_path "$kver") $(resolved_version "$kver")" "/lib/modules/$kver/updates/* $base-*"
-ktap_test_result "initramfs rebuilt with ours" has_ours_initrd
+	glob "$(resolved_path "$kver") $(resolved_version "$kver")" "/lib/modules/$kver/updates/* $ourver"
+ktap_test_result "initramfs rebuilt with ours" initrd_has "$kver" updates/dkms
 ktap_test_result "no Secure Boot message this time" not grep -q 'Secure Boot' "$work/finish.log"
 ktap_test_result "no warning this time" [ "$(no_driver_warning "$work/finish.log" "$kver")" = 0 ]
 
@@ -142,7 +119,7 @@ l=$work/reinstall.log
 apt-get -q install -y --reinstall "$deb" 2>&1 | tee "$l" | grep -v '^readelf: Warning'
 ktap_test_result "installed for $kver" dkms_installed "$kver"
 ktap_test_result "initramfs rebuilt" grep -qF "update-initramfs: Generating /boot/initrd.img-$kver" "$l"
-ktap_test_result "initramfs holds ours" has_ours_initrd
+ktap_test_result "initramfs holds ours" initrd_has "$kver" updates/dkms
 ktap_test_result "no Secure Boot message" not grep -q 'Secure Boot' "$l"
 ktap_test_result "no warning" [ "$(no_driver_warning "$l" "$kver")" = 0 ]
 
@@ -160,7 +137,7 @@ d=$(bash /usr/src/"$name"-*/kernel-setup.sh decide "$kver")
 ktap_test_result "kernel-setup.sh decide $kver: install (got: $d)" [ "$d" = install ]
 
 purge_step
-nothing_left
-rm -rf "$work/initrd" "$MPT3SAS_CP_SYSFS"
+nothing_left purge
+rm -rf "$MPT3SAS_CP_SYSFS"
 
 finish "$suite"

@@ -1,49 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# `make dist` and the version and kernel-range rules, without installing
-# anything:
-# - the tarball holds one directory, mpt3sas-chainpool-<version>/, with the
-#   patched driver, chainpool/, compat/, Kbuild, Makefile, VERSION,
-#   dkms.conf (filled in, every directive we need, none dkms 3 dropped),
-#   dkms.mk, kernel-range.sh, kernel-setup.sh and COPYING, and nothing
-#   generated; beside them README.md and tools/ (mpt3sas-pool-timing and
-#   its man page);
-# - every object Kbuild names has its source in the tarball (so dkms needs
-#   no download);
-# - the same tree gives the same tarball (reproducible);
-# - the package version sorts right in dpkg and rpm;
-# - the BUILD_EXCLUSIVE_KERNEL regex and dkms.mk agree with the range, and
-#   dkms.mk has no range rule of its own (it runs kernel-range.sh);
-# - dkms.conf's POST_INSTALL and POST_REMOVE script, on a made-up
-#   /lib/modules and dkms tree in the states dkms 3.0.10 and 3.2.2 leave:
-#   the kernel's own module put back where dkms moved it from, an older
-#   dkms's second copy in /updates removed (or moved home), anything else
-#   left alone;
-# - the .deb built from the tarball installs the tool in /usr/sbin, its
-#   man page and the README, keeps them out of /usr/src, and lintian
-#   finds no error or warning in it.
+# `make dist`'s tarball, the version and kernel-range rules, dkms.conf's
+# hook script on made-up module trees, and the .deb's files and lintian,
+# without installing anything.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "$0")/lib.sh"
 work=$top/build/pkg/test/dist
 
-not_grep() {
-	local rc=0
-	grep -q "$@" || rc=$?
-	[ "$rc" = 1 ]
-}
 not_run() { ! "$@" >/dev/null 2>&1; }
-
-[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree
-base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
-release=$(cat "$top/src/VERSION")
 version=$base.$release
 rm -rf "$work"
-mkdir -p "$work"
-
-"$top/packaging/dist.sh" "$top/build/tree" "$work/a"
+pkg_dist "$work/a"
 tarball=$work/a/$name-$version.tar.gz
 ktap_test_result "tarball $name-$version.tar.gz" [ -f "$tarball" ]
 ktap_test_result "one top directory, $name-$version/" \
@@ -78,28 +48,17 @@ ktap_test_result "every object in Kbuild has its source${nosrc:+ (missing:$nosrc
 
 conf=$t/dkms.conf
 # Read it the way dkms does: a bash file.
-for v in PACKAGE_NAME PACKAGE_VERSION AUTOINSTALL NO_WEAK_MODULES BUILD_EXCLUSIVE_KERNEL_MIN \
-	BUILD_EXCLUSIVE_KERNEL 'BUILT_MODULE_NAME[0]' 'DEST_MODULE_LOCATION[0]' 'MAKE[0]' CLEAN; do
-	val=$(kernelver=K kernel_source_dir=D bash -c ". '$conf'; echo \"\${$v}\"")
-	echo "dkms.conf $v=$val"
-	eval "conf_${v//[^A-Za-z0-9_]/_}=\$val"
+conf_val() { kernelver=K kernel_source_dir=D bash -c ". '$conf'; echo \"\${$1}\""; }
+for v in PACKAGE_NAME="$name" PACKAGE_VERSION="$version" 'BUILT_MODULE_NAME[0]=mpt3sas' \
+	'DEST_MODULE_LOCATION[0]=/updates' AUTOINSTALL=yes NO_WEAK_MODULES=yes \
+	BUILD_EXCLUSIVE_KERNEL_MIN="$kmin" \
+	"MAKE[0]=make -f dkms.mk KVER=K KDIR=D KERNEL_MIN=$kmin KERNEL_MAX="; do
+	ktap_test_result "dkms.conf: $v" [ "$(conf_val "${v%%=*}")" = "${v#*=}" ]
 done
-# shellcheck disable=SC2154 # set by the eval above
-{
-	ktap_test_result "PACKAGE_NAME=$name" [ "$conf_PACKAGE_NAME" = "$name" ]
-	ktap_test_result "PACKAGE_VERSION=$version" [ "$conf_PACKAGE_VERSION" = "$version" ]
-	ktap_test_result "BUILT_MODULE_NAME[0]=mpt3sas" [ "$conf_BUILT_MODULE_NAME_0_" = mpt3sas ]
-	ktap_test_result "DEST_MODULE_LOCATION[0]=/updates" [ "$conf_DEST_MODULE_LOCATION_0_" = /updates ]
-	ktap_test_result "AUTOINSTALL=yes" [ "$conf_AUTOINSTALL" = yes ]
-	ktap_test_result "NO_WEAK_MODULES=yes" [ "$conf_NO_WEAK_MODULES" = yes ]
-	ktap_test_result "BUILD_EXCLUSIVE_KERNEL_MIN=$kmin" [ "$conf_BUILD_EXCLUSIVE_KERNEL_MIN" = "$kmin" ]
-	ktap_test_result "MAKE[0] passes the kernel to the tree's make" \
-		[ "$conf_MAKE_0_" = "make -f dkms.mk KVER=K KDIR=D KERNEL_MIN=$kmin KERNEL_MAX=" ]
-	ktap_test_result "CLEAN set" [ -n "$conf_CLEAN" ]
-}
-ktap_test_result "no REMAKE_INITRD, no signing override" not_grep -E '^(REMAKE_INITRD|SIGN_TOOL|SIGN_FILE|MOK_)' "$conf"
+ktap_test_result "dkms.conf: CLEAN set" [ -n "$(conf_val CLEAN)" ]
+ktap_test_result "no REMAKE_INITRD, no signing override" not grep -qE '^(REMAKE_INITRD|SIGN_TOOL|SIGN_FILE|MOK_)' "$conf"
 
-"$top/packaging/dist.sh" "$top/build/tree" "$work/b" >/dev/null
+pkg_dist "$work/b" 2>/dev/null
 ktap_test_result "reproducible: a second dist gives the same bytes" cmp -s "$tarball" "$work/b/$name-$version.tar.gz"
 
 # Versions: a higher release, and a later upstream base, upgrade.
@@ -115,16 +74,11 @@ ktap_test_result "version.sh refuses a release with '-'" not_run env CP_RELEASE=
 # Range: the regex dkms 3.0.10 reads, dkms.mk and kernel-range.sh agree
 # with a plain version comparison against packaging/kernel-min.
 supported() {
-	local series
-
-	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$1")
-	if [ "$(printf '%s\n%s\n' "$kmin" "$series" | sort -V | head -n 1)" = "$kmin" ]; then
-		echo yes
-	else
-		echo no
-	fi
+	local s
+	s=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$1")
+	[ "$(printf '%s\n%s\n' "$kmin" "$s" | sort -V | head -n 1)" = "$kmin" ] && echo yes || echo no
 }
-regex=$(kernel_source_dir=D bash -c ". '$conf'; echo \"\$BUILD_EXCLUSIVE_KERNEL\"")
+regex=$(conf_val BUILD_EXCLUSIVE_KERNEL)
 for k in 2.6.32-754.el6 3.10.0-1160.el7.x86_64 4.4.0-210-generic 4.14.336 4.15.0-213-generic \
 	4.18.0-553.el8_10.x86_64 5.4.0-200-generic 5.10.0-35-amd64 5.14.0-503.el9.x86_64 \
 	6.1.0-56-amd64 6.12.117+deb12-amd64 7.0.0 10.1.0 4.150.1; do
@@ -152,13 +106,22 @@ done
 hook() { unshare --mount --propagation private -- bash -c 'mount --bind "$1" /lib/modules && shift && sh "$@"' hook "$fake/lib/modules" "$t/dkms-original-module.sh" "$@"; }
 k=5.14.0-427.42.1.el9_4.x86_64
 fake=$work/fake
-own=$fake/lib/modules/$k/kernel/drivers/scsi/mpt3sas
-arch=$fake/dkms/$name/original_module/$k/x86_64
-reset_fake() {
+own=$fake/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz
+upd=$fake/lib/modules/$k/updates/mpt3sas.ko.xz
+arch=$fake/dkms/$name/original_module/$k/x86_64/mpt3sas.ko.xz
+# fake ARCHIVED OWN UPDATES: a made-up tree, its module archived by dkms, the
+# kernel's own and the one in updates/ each "in-tree", "other" or - (none)
+fake() {
+	local f c
 	rm -rf "$fake"
-	mkdir -p "$own" "$arch" "$fake/lib/modules/$k/updates" "$fake/lib/modules/$k/extra"
-	echo in-tree >"$work/intree.ko.xz"
+	mkdir -p "${own%/*}" "${arch%/*}" "${upd%/*}" "$fake/lib/modules/$k/extra"
+	for f in arch own upd; do
+		c=$1
+		shift
+		[ "$c" = - ] || echo "$c" >"${!f}"
+	done
 }
+is() { grep -qx "$2" "$1"; }
 # shellcheck disable=SC2016 # dkms.conf's text
 ktap_test_result "dkms.conf runs the hook after install" \
 	grep -qx 'POST_INSTALL="dkms-original-module.sh installed ${kernelver} ${dkms_tree}"' "$conf"
@@ -166,39 +129,28 @@ ktap_test_result "dkms.conf runs the hook after install" \
 ktap_test_result "dkms.conf runs the hook after removal" \
 	grep -qx 'POST_REMOVE="dkms-original-module.sh removed ${kernelver}"' "$conf"
 # dkms 3.2.2 moved the in-tree module and wrote down where from
-reset_fake
-cp "$work/intree.ko.xz" "$arch/mpt3sas.ko.xz"
-echo "/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz" >"$arch/mpt3sas.ko.xz.origin"
+fake in-tree - -
+echo "/lib/modules/$k/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz" >"$arch.origin"
 hook installed "$k" "$fake/dkms" >/dev/null
-ktap_test_result "installed, .origin (dkms 3.1.8+): the kernel's own file is back" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
-# dkms 3.0.10: no .origin
-reset_fake
-cp "$work/intree.ko.xz" "$arch/mpt3sas.ko.xz"
+ktap_test_result "installed, .origin (dkms 3.1.8+): the kernel's own file is back" is "$own" in-tree
+fake in-tree - -
 hook installed "$k" "$fake/dkms" >/dev/null
-ktap_test_result "installed, no .origin (dkms 3.0.10): the kernel's own file is back" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
-# an archived module from elsewhere while the kernel's own is in place
-reset_fake
-echo other >"$arch/mpt3sas.ko.xz"
-cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
+ktap_test_result "installed, no .origin (dkms 3.0.10): the kernel's own file is back" is "$own" in-tree
+fake other in-tree -
 hook installed "$k" "$fake/dkms" >/dev/null
-ktap_test_result "installed, the kernel's own file in place: left alone" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
+ktap_test_result "installed, the kernel's own file in place: left alone" is "$own" in-tree
 # dkms 3.0.10's removal: the archive moved to /updates beside the copy
-reset_fake
-cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
-cp "$work/intree.ko.xz" "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+fake - in-tree in-tree
 hook removed "$k" >/dev/null
-ktap_test_result "removed: an older dkms's second copy in /updates is gone" [ ! -e "$fake/lib/modules/$k/updates/mpt3sas.ko.xz" ]
-ktap_test_result "removed: the kernel's own file stays" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
-reset_fake
-cp "$work/intree.ko.xz" "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+ktap_test_result "removed: an older dkms's second copy in /updates is gone" [ ! -e "$upd" ]
+ktap_test_result "removed: the kernel's own file stays" is "$own" in-tree
+fake - - in-tree
 hook removed "$k" >/dev/null
-ktap_test_result "removed, the kernel's own place empty: gone from /updates" [ ! -e "$fake/lib/modules/$k/updates/mpt3sas.ko.xz" ]
-ktap_test_result "removed, the kernel's own place empty: moved home" cmp -s "$own/mpt3sas.ko.xz" "$work/intree.ko.xz"
-reset_fake
-cp "$work/intree.ko.xz" "$own/mpt3sas.ko.xz"
-echo other >"$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+ktap_test_result "removed, the kernel's own place empty: gone from /updates" [ ! -e "$upd" ]
+ktap_test_result "removed, the kernel's own place empty: moved home" is "$own" in-tree
+fake - in-tree other
 hook removed "$k" >/dev/null
-ktap_test_result "removed: a different mpt3sas in /updates is not ours to touch" grep -qx other "$fake/lib/modules/$k/updates/mpt3sas.ko.xz"
+ktap_test_result "removed: a different mpt3sas in /updates is not ours to touch" is "$upd" other
 
 # The .deb from that tarball: the tool, its man page and the README where
 # an administrator looks for them, not in the DKMS tree; lintian clean.
@@ -219,7 +171,7 @@ if "$top/packaging/deb/build.sh" "$work/a" >"$work/deb.log" 2>&1; then
 			grep -qE "^-rwxr-xr-x /etc/kernel/$h/dkms-$name\$" <<<"$debfiles"
 	done
 	ktap_test_result "the .deb keeps the README and tools/ out of /usr/src" \
-		not_grep -E "^[^ ]+ /usr/src/$name-$version/(README|tools)" <<<"$debfiles"
+		not grep -qE "^[^ ]+ /usr/src/$name-$version/(README|tools)" <<<"$debfiles"
 	if command -v lintian >/dev/null; then
 		lint=$(lintian --fail-on error,warning "$deb" 2>&1) && rc=0 || rc=$?
 		lint=$(grep -v '^running with root privileges' <<<"$lint" || true)

@@ -1,23 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Boot check: the initramfs that the installed .deb had rebuilt for Debian
-# 12's 6.1 kernel (kept by deb-install.sh in build/pkg/vm/) boots under
-# QEMU, and the mpt3sas it holds is ours and loads there, with its
-# dependencies from the same initramfs.
+# The initramfs an installed package had rebuilt boots under QEMU and loads
+# our mpt3sas from it.  /vmtest-init (rdinit=) stands in for the image's
+# /init, which would wait for a root disk; it uses shell builtins, mount,
+# modprobe and sleep only: dracut's initramfs has no busybox.
 #
-# A small /vmtest-init, appended as a second cpio archive and started with
-# rdinit=, stands in for initramfs-tools' /init, which would wait for a root
-# disk QEMU does not have; everything else is the package's initramfs as
-# the machine would boot it.  It uses shell builtins, mount, modprobe and
-# sleep only: dracut's initramfs has no busybox.
-#
-#   initrd-boot.sh              the .deb's, on Debian 12's 6.1
-#   initrd-boot.sh --rpm EL     the RPM's dracut image on RHEL kernel EL
-#                               (el8.10, el9.4), kept by rpm-install.sh in
-#                               build/pkg/rpm-vm/EL/
-#   initrd-boot.sh --deb SERIES the .deb's on a bundle's kernel (Ubuntu's),
-#                               kept by deb-ubuntu.sh in build/pkg/vm-SERIES/
+#   initrd-boot.sh              the .deb's on Debian 12's 6.1 (deb-install.sh)
+#   initrd-boot.sh --deb SERIES the .deb's on a bundle's kernel (deb-install.sh)
+#   initrd-boot.sh --rpm EL     the RPM's dracut image (rpm-install.sh)
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -40,16 +31,10 @@ case ${1:-} in
 	suite=initrd-boot-$2
 	;;
 esac
-[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh (deb-ubuntu.sh, rpm-install.sh) first"
-kver=$(cat "$vm/kver")
-vmlinuz=$vm/vmlinuz-$kver
-initrd=$vm/initrd.img-$kver
-[ -f "$vmlinuz" ] || vmlinuz=$vm/vmlinuz
-[ -f "$initrd" ] || initrd=$vm/initrd
+[ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh (rpm-install.sh) first"
 work=$top/build/pkg/test/$suite
 rm -rf "$work"
 mkdir -p "$work/overlay"
-want="$base-$(cat "$top/src/VERSION")"
 
 cat >"$work/overlay/vmtest-init" <<'EOF'
 #!/bin/sh
@@ -80,12 +65,12 @@ EOF
 chmod +x "$work/overlay/vmtest-init"
 (cd "$work/overlay" && echo vmtest-init | cpio -o -H newc --quiet | gzip -9) >"$work/overlay.cpio.gz"
 # The kernel unpacks concatenated archives in order.
-cat "$initrd" "$work/overlay.cpio.gz" >"$work/initrd"
+cat "$vm/initrd" "$work/overlay.cpio.gz" >"$work/initrd"
 
 log=$work/serial.log
 timeout --kill-after=10 240 qemu-system-x86_64 -accel tcg -machine q35 -m 1G -smp 1 \
 	-nodefaults -no-user-config -display none -no-reboot -serial "file:$log" \
-	-monitor none -kernel "$vmlinuz" -initrd "$work/initrd" \
+	-monitor none -kernel "$vm/vmlinuz" -initrd "$work/initrd" \
 	-append "console=ttyS0 panic=-1 no_timer_check rdinit=/vmtest-init" \
 	</dev/null >"$work/qemu.out" 2>&1 || true
 tr -d '\r' <"$log" | grep -E '^INITRD:|mpt3sas' || true
@@ -93,7 +78,7 @@ tr -d '\r' <"$log" | grep -E '^INITRD:|mpt3sas' || true
 ktap_test_result "the guest ran the package's initramfs to the end" grep -q '^INITRD: END' "$log"
 ktap_test_result "mpt3sas resolves to the DKMS build under $dest/" \
 	grep -qE "^INITRD: resolves: insmod /lib/modules/[^ ]*/$dest/mpt3sas\.ko" "$log"
-ktap_test_result "the mpt3sas that loads is ours ($want)" grep -q "^INITRD: loaded version $want" "$log"
+ktap_test_result "the mpt3sas that loads is ours ($ourver)" grep -q "^INITRD: loaded version $ourver" "$log"
 ktap_test_result "no splat in the kernel log" not grep -qE "$SPLAT_RE" "$log"
 
 finish "$suite"

@@ -1,10 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # variables for the tests
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Shared by the packaging tests (sourced).  Those that install, upgrade and
-# purge the package run inside a throwaway Debian 12 root made by
-# tests/packaging/root.sh, never on the machine that runs make check; they
-# still purge what they installed, from an EXIT trap, as a test of purge.
+# Shared by the packaging tests (sourced).  Those that install run inside a
+# throwaway root (root.sh), and still purge from an EXIT trap.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 name=mpt3sas-chainpool
@@ -12,6 +10,9 @@ name=mpt3sas-chainpool
 kmin=$(DKMS_KERNEL_MIN='' "$top/packaging/kernel-range.sh" min)
 pkg=mpt3sas-chainpool-dkms
 base=$(sed -n 's/^driver_version=//p' "$top/src/mpt3sas/upstream.lock")
+release=$(cat "$top/src/VERSION")
+# what modinfo says of ours
+ourver=$base-$release
 export DEBIAN_FRONTEND=noninteractive
 t0=$(date +%s)
 # shellcheck source=tests/lib/ktap.sh
@@ -43,39 +44,8 @@ in_pkgroot() {
 		ktap_exit_fail_msg "this test installs packages: run it as tests/packaging/root.sh $0"
 }
 
-# Install what is missing from Debian's archive; print what was installed.
-ensure_packages() {
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	echo "installing from Debian's archive: ${missing[*]}" >&2
-	apt-get -q install -y --no-install-recommends "${missing[@]}" >&2 ||
-		ktap_exit_fail_msg "cannot install ${missing[*]}"
-	echo "${missing[*]}"
-}
-
-# The Debian 12 6.1 kernel to test with: KVER, else the newest one whose
-# headers are installed.  Its image and initramfs-tools come in if missing.
-pick_kernel() {
-	local k=${KVER:-$(host_kver)}
-
-	[ -n "$k" ] || ktap_exit_fail_msg "no Debian 12 6.1 kernel headers: apt-get install linux-headers-amd64"
-	ensure_packages initramfs-tools "linux-image-$k" >/dev/null
-	[ -e "/boot/initrd.img-$k" ] || update-initramfs -c -k "$k" >&2
-	echo "$k"
-}
-
-# Tools the packaging tests need (CI lists them too).
-ensure_tools() {
-	ensure_packages dkms dh-dkms debhelper dpkg-dev initramfs-tools kmod >/dev/null
-}
-
-# pkg_dist DIR: DIR anew, with the tarball of the current tree and what
-# the package builds take (packaging/dist.sh: CP_RELEASE, DKMS_KERNEL_MIN
-# and DKMS_KERNEL_MAX from the environment).
+# pkg_dist DIR: DIR anew, with packaging/dist.sh's tarball of the tree
+# (CP_RELEASE, DKMS_KERNEL_MIN and DKMS_KERNEL_MAX from the environment)
 pkg_dist() {
 	[ -f "$top/build/tree/Kbuild" ] || make -C "$top" tree >&2
 	rm -rf "$1"
@@ -91,6 +61,7 @@ build_debs() {
 }
 
 pkg_state() { dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true; }
+deb_installed() { [ "$(pkg_state)" = "install ok installed" ]; }
 
 purge_pkg() {
 	if [ -n "$(pkg_state)" ] && [ "$(pkg_state)" != "unknown ok not-installed" ]; then
@@ -105,26 +76,52 @@ purge_step() {
 	apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
 }
 
-# nothing_left: the test that no file of ours is left anywhere (leftovers).
+# nothing_left AFTER: the test that no file of ours is left (leftovers)
 nothing_left() {
 	local left
 	left=$(leftovers)
 	[ -z "$left" ] || echo "left: $left"
-	ktap_test_result "nothing left after purge" [ -z "$left" ]
+	ktap_test_result "nothing left after $1" [ -z "$left" ]
 }
 
-# Versions of ours dkms knows, one a line ("48.100.00.00.cp1").
-dkms_versions() { dkms status -m "$name" 2>/dev/null | sed -n "s|^$name/\([^,]*\),.*|\1|p" | sort -u; }
 dkms_installed() { dkms status -m "$name" -k "$1" 2>/dev/null | grep -q ': installed'; }
+
+# only_version RELEASE DIR: dkms, /usr/src and modinfo -k $kver know one
+# version of ours, $base.RELEASE, installed under DIR/ (the upgrade tests)
+only_version() {
+	dkms status -m "$name"
+	ktap_test_result "dkms knows only $base.$1" [ "$(dkms status -m "$name" 2>/dev/null |
+		sed -n "s|^$name/\([^,]*\),.*|\1|p" | sort -u)" = "$base.$1" ]
+	ktap_test_result "dkms status: installed for $kver" dkms_installed "$kver"
+	ktap_test_result "/usr/src holds only $name-$base.$1" \
+		[ "$(ls -d /usr/src/"$name"-* 2>/dev/null)" = "/usr/src/$name-$base.$1" ]
+	ktap_test_result "modinfo -k $kver: $base-$1" [ "$(resolved_version "$kver")" = "$base-$1" ]
+	ktap_test_result "one mpt3sas under $2/ for $kver" \
+		[ "$(find "/lib/modules/$kver/$2" -name 'mpt3sas.ko*' | wc -l)" = 1 ]
+}
 
 # What depmod resolves mpt3sas to for kernel $1.
 resolved_path() { modinfo -k "$1" -n mpt3sas; }
 resolved_version() { modinfo -k "$1" -F version mpt3sas; }
 show_depends_last() { modprobe -S "$1" --show-depends mpt3sas | tail -n 1; }
 
-# intree_back KVER "PATH VERSION" [LABEL]: after removal, modinfo -k and
-# modprobe --show-depends resolve KVER's mpt3sas to the in-tree driver
-# at PATH of VERSION again; two results, LABEL before their names
+# ours_resolved KVER DIR [LABEL]: modinfo -k and modprobe --show-depends
+# resolve KVER's mpt3sas to ours ($ourver) under DIR/; two results, LABEL
+# before their names
+ours_resolved() {
+	local p v d
+	p=$(resolved_path "$1")
+	v=$(resolved_version "$1")
+	d=$(show_depends_last "$1")
+	echo "modinfo -k $1 mpt3sas: $p $v; modprobe --show-depends: $d"
+	ktap_test_result "${3:+$3: }modinfo -k resolves ours ($ourver) under $2/" \
+		glob "$p $v" "/lib/modules/$1/$2/* $ourver"
+	ktap_test_result "${3:+$3: }modprobe --show-depends loads $2/ mpt3sas" \
+		glob "$d" "insmod /lib/modules/$1/$2/*mpt3sas.ko*"
+}
+
+# intree_back KVER "PATH VERSION" [LABEL]: after removal, as ours_resolved,
+# the in-tree driver at PATH of VERSION again
 intree_back() {
 	local p v
 	p=$(resolved_path "$1")
@@ -135,41 +132,69 @@ intree_back() {
 		glob "$(show_depends_last "$1")" "insmod ${2%% *}*"
 }
 
-# initrd_module KVER OUTDIR: unpack KVER's initramfs into OUTDIR and print
-# "<path in image> <version>" of each mpt3sas.ko in it.
-initrd_module() {
-	local k=$1 d=$2 f
-	rm -rf "$d"
-	mkdir -p "$d"
-	unmkinitramfs "/boot/initrd.img-$k" "$d" >/dev/null 2>&1 || return 1
+# initrd_mpt3sas KVER: "<path in image> <version>" of each mpt3sas.ko in
+# KVER's initramfs (rpm-lib.sh: dracut's).
+initrd_mpt3sas() {
+	local d f
+	d=$(mktemp -d)
+	unmkinitramfs "/boot/initrd.img-$1" "$d" >/dev/null 2>&1 || { rm -rf "$d"; return 1; }
 	find "$d" -name 'mpt3sas.ko*' | sort | while read -r f; do
 		echo "${f#"$d"/} $(modinfo -F version "$f")"
 	done
+	rm -rf "$d"
 }
 
-# The module files of ours left anywhere.
+# initrd_has KVER DIR [VERSION]: KVER's initramfs holds DIR/mpt3sas.ko of
+# VERSION (default: ours)
+initrd_has() {
+	local im
+	im=$(initrd_mpt3sas "$1")
+	echo "initramfs of $1: $im"
+	grep -qE "/lib/modules/$1/$2/mpt3sas\.ko(\.[a-z]+)? ${3:-$ourver}\$" <<<"$im"
+}
+
+# The files of ours left anywhere.
 leftovers() {
 	ls -d /usr/src/"$name"-* /var/lib/dkms/"$name" /etc/modprobe.d/"$name".conf \
-		/etc/depmod.d/"$name".conf 2>/dev/null || true
-	find /lib/modules/*/updates -name 'mpt3sas.ko*' 2>/dev/null || true
+		/etc/depmod.d/"$name".conf /etc/depmod.d/kmod-"$name".conf \
+		/var/run/rpm-kmod-"$name"* 2>/dev/null || true
+	find /lib/modules/*/updates /lib/modules/*/extra /lib/modules/*/weak-updates \
+		-name 'mpt3sas.ko*' 2>/dev/null || true
 }
 
+# save_boot DIR KVER INITRD: the kernel and INITRD for initrd-boot.sh
+save_boot() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp "/boot/vmlinuz-$2" "$1/vmlinuz"
+	cp "$3" "$1/initrd"
+	echo "$2" >"$1/kver"
+	echo "boot test hook: $1"
+}
+
+# ko_cat KO: the module, decompressed
+ko_cat() { case $1 in *.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *) cat "$1" ;; esac; }
+# no_sas2008: the module (stdin) without SAS2008's ID (1000:0072), as RHEL 10's
+no_sas2008() { perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/'; }
+has_sas2008() { grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$1" -F alias mpt3sas)"; }
+
 # start_install_test: the start of a test that installs the package: in the
-# throwaway root, with its tools, the 6.1 kernel in $kver, nothing of ours
-# installed yet, and a purge however the test ends.
+# throwaway root (root.sh installed its tools and kernel), Debian 12's 6.1
+# in $kver (KVER, else the newest with headers), nothing of ours installed
+# yet, and a purge however the test ends.
 start_install_test() {
 	in_pkgroot
-	ensure_tools
-	kver=$(pick_kernel)
+	kver=${KVER:-$(host_kver)}
+	[ -e "/boot/vmlinuz-$kver" ] || ktap_exit_fail_msg "no Debian 12 6.1 kernel image with headers${kver:+ ($kver)}"
+	[ -e "/boot/initrd.img-$kver" ] || update-initramfs -c -k "$kver" >&2
 	step "kernel $kver"
 	[ -z "$(leftovers)" ] || ktap_exit_fail_msg "files of $name are already installed: $(leftovers | tr '\n' ' ')"
 	trap purge_pkg EXIT
 }
 
-# standin_sysfs DIR ADDRESS ID: a stand-in sysfs at DIR (kernel-setup.sh
-# reads it as MPT3SAS_CP_SYSFS) with one PCI device, ADDRESS, of ID
-# (vvvv:dddd), and the disk sda behind it, whose sda2 holds the root file
-# system: sysfs's dev/block entry for findmnt /'s device number leads there.
+# standin_sysfs DIR ADDRESS ID: a stand-in sysfs (MPT3SAS_CP_SYSFS of
+# kernel-setup.sh) with one PCI device, ADDRESS, of ID (vvvv:dddd), and
+# behind it the disk whose sda2 findmnt / names (dev/block leads there).
 standin_sysfs() {
 	local s=$1 a=$2 id=$3 d mm part
 	d=$s/devices/pci0000:00/$a
@@ -196,10 +221,9 @@ repo_keys() {
 	done
 }
 
-# test_repos PKG_DIR DIR: make repo's recipe (packaging/repo.sh) on the
-# packages of PKG_DIR three times: DIR/repo, signed by "$name test key";
-# DIR/repo-other, signed by "another key"; DIR/repo-tampered, DIR/repo
-# with one byte of each package changed.
+# test_repos PKG_DIR DIR: packaging/repo.sh on PKG_DIR: DIR/repo, signed
+# by "$name test key"; DIR/repo-other, by "another key"; DIR/repo-tampered,
+# DIR/repo with one byte of each package changed.
 test_repos() {
 	local f k off b
 	for k in repo:"$name test key" repo-other:"another key"; do

@@ -1,24 +1,14 @@
 # shellcheck shell=bash disable=SC2034 # variables for the tests
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Shared by the RPM tests (sourced), which run inside the RPM root
-# (tests/packaging/root.sh --rpm): a Debian 12 userland made to look like
-# the RHEL release of a series tagged rpm in tests/kernels/series (EL,
-# default the first; el8.10 is RHEL 8.10): its /etc/os-release, rpm's database
-# in /var/lib/rpm, dracut writing /boot/initramfs-<release>.img, and
-# kernel-install plugins that copy the kernel to /boot and run dracut as
-# RHEL's grubby and dracut packages do.  dnf installs from a local
-# repository (tests/packaging/rpm-fixtures.sh) holding dkms, the bundle
-# kernels' kernel-core and kernel-devel, and el-base.  A test removes
-# nothing at its end: its root is thrown away (rpm-install.sh tests dnf
-# remove).
+# Shared by the RPM tests (sourced), in the RPM root (root.sh --rpm) made
+# to look like RHEL $EL (default: the first series tagged rpm), dnf
+# installing from rpm-fixtures.sh's repository.  Nothing is removed at the
+# end: the root is thrown away.
 
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# the series, among the bundles root.sh mounts at /kbundles (KERNEL_BUNDLES)
-# shellcheck source=tests/kernels/lib.sh
-. "$top/tests/kernels/lib.sh"
 el=${EL:-$(kernel_one rpm)}
 series_has "$el" rpm || ktap_exit_fail_msg "EL=$el: not one of the series tagged rpm: $(kernel_series rpm)"
 # the other bundle: the kernel installed afterwards
@@ -31,7 +21,7 @@ kver2=$(bundle_release "$el2")
 initramfs() { echo "/boot/initramfs-$1.img"; }
 DNF=(dnf -y --disablerepo='*' --enablerepo=fixtures)
 
-# rhelify: what makes the Debian root take RHEL's paths.
+# rhelify: RHEL's os-release, paths and kernel-install plugins.
 rhelify() {
 	local v=${el#el} major=${el#el}
 	major=${major%%.*}
@@ -117,14 +107,20 @@ rpm_root_setup() {
 	[ -f "$(initramfs "$kver")" ] || ktap_exit_fail_msg "kernel-install made no $(initramfs "$kver")"
 }
 
+# core_clean KVER: rpm -V kernel-core-KVER finds nothing changed
+core_clean() {
+	local v
+	v=$(rpm -V "kernel-core-$1" 2>&1) || :
+	[ -z "$v" ] || echo "rpm -V kernel-core-$1: $v"
+	[ -z "$v" ]
+}
+
 # build_rpm DIR: pkg_dist DIR and the dkms RPM, whose path it prints.
 build_rpm() {
 	pkg_dist "$1"
 	"$top/packaging/rpm/build.sh" "$1" >&2
 	ls "$1"/"$pkg"-*.noarch.rpm
 }
-
-rpm_installed() { rpm -q "$pkg" >/dev/null 2>&1; }
 
 # initrd_mpt3sas KVER: "<path> <version>" of each mpt3sas.ko* in KVER's initramfs.
 initrd_mpt3sas() {
@@ -152,21 +148,4 @@ initrd_dep() {
 dep_is() {
 	[ "$(grep -c . <<<"$3")" = 1 ] &&
 		grep -qE "^(/?(usr/)?lib/modules/$1/)?$2/mpt3sas\.ko(\.[a-z]+)?:" <<<"$3"
-}
-
-# The files of ours left anywhere.
-rpm_leftovers() {
-	ls -d /usr/src/"$name"-* /var/lib/dkms/"$name" /etc/modprobe.d/"$name".conf \
-		/etc/depmod.d/"$name".conf 2>/dev/null || true
-	find /lib/modules/*/extra /lib/modules/*/updates /lib/modules/*/weak-updates \
-		-name 'mpt3sas.ko*' 2>/dev/null || true
-}
-
-# save_boot DIR: vmlinuz, initramfs and release of $kver for the boot test.
-save_boot() {
-	rm -rf "$1"
-	mkdir -p "$1"
-	cp "/boot/vmlinuz-$kver" "$1/vmlinuz"
-	cp "$(initramfs "$kver")" "$1/initrd"
-	echo "$kver" >"$1/kver"
 }
