@@ -3,27 +3,16 @@
 #
 # tests/packaging/root.sh [--rpm] [--name NAME] SCRIPT [ARGS...]: run a
 # packaging test inside a throwaway Debian 12 root, never on this machine.
-# NAME names the run (default: the script's name, and EL's).
+# NAME names the run (default: the script's name, and EL's).  --rpm: the
+# RPM root (rpm-lib.sh makes it look like RHEL); EL, DKMS_SUITE, KVER and
+# KVER2 pass through.
 #
-# --rpm: the RPM root instead (build/pkgroot-rpm/): a Debian 12 userland with
-# rpm, dnf, createrepo_c, dracut and kernel-install in place of dpkg's kernel
-# and DKMS tools; tests/packaging/rpm-root.sh makes it look like RHEL
-# inside.  EL (el8.10, el9.4) and DKMS_SUITE (rpm-fixtures.sh) pass
-# through to SCRIPT.
-#
-# The root is made once by mmdebstrap from Debian's archive (the host's own
-# apt sources name the mirror) with the packages below, and kept unpacked
-# in build/pkgroot/image-<hash>/, keyed by that list and what it leaves
-# out.  Each run mounts a fresh overlay over it (build/pkgroot/run/<script>/),
-# with its own /proc, /sys and /dev, and this checkout bind-mounted at its
-# own path, then runs SCRIPT there under chroot.  All of it happens in private mount and PID
-# namespaces: when the run ends, however it ends (even by SIGKILL), the
-# kernel kills every process of it (dpkg starts maintainer scripts in
-# sessions of their own, out of reach of a kill to our process group) and
-# drops every mount with it.  The overlay's upper layer is wiped when the
-# run passes, and otherwise kept to look at until the next run of the same
-# script.  dpkg, dkms, /lib/modules and /boot of this machine are never
-# touched.
+# The root is made once by mmdebstrap and kept in build/pkgroot*/image-<hash>/,
+# keyed by the package list; each run chroots into a fresh overlay on it
+# (run/<name>/, kept until the next run if it fails), in private mount and
+# PID namespaces: however the run ends (even SIGKILL), the kernel kills
+# every process of it (dpkg's maintainer scripts run in sessions of their
+# own) and drops its mounts.
 
 set -eu
 
@@ -52,20 +41,16 @@ esac
 [ "$(id -u)" = 0 ] || die "run as root: chroot and mounts need it"
 need_cmds mmdebstrap unshare chroot mount
 
-# What the package tests install and inspect: Debian 12's 6.1 kernel with
-# its headers and initramfs-tools, dkms and the tools that build our .deb.
 # busybox as on a default install (initramfs-tools recommends it): the
-# initramfs then has the shell tools the boot test uses.  openssl and
-# dctrl-tools: dkms-autopkgtest would fetch them.  gnupg and apt-utils:
-# make repo signs and indexes the apt repository the tests install from.
+# boot test's shell tools.  openssl and dctrl-tools: dkms-autopkgtest would
+# fetch them.  gnupg and apt-utils: make repo.
 suite=bookworm
 packages=(dkms dh-dkms debhelper dpkg-dev build-essential initramfs-tools kmod
 	zstd xz-utils cpio busybox linux-image-amd64 linux-headers-amd64
 	ca-certificates openssl dctrl-tools gnupg apt-utils)
 pkgroot=$BUILD_ROOT/pkgroot
-# The RPM root: what RHEL's dkms, kernel-core and dracut run on (Debian's
-# builds of them); no Debian kernel, no dkms (an RPM of it comes from the
-# local repository), dpkg-dev to unpack dkms's Debian source.
+# The RPM root: no Debian kernel, no dkms (rpm-fixtures.sh makes its RPM),
+# dpkg-dev to unpack dkms's Debian source.
 if [ "$flavour" = rpm ]; then
 	packages=(rpm dnf createrepo-c dracut dracut-core systemd kmod gcc make
 		libelf-dev busybox xz-utils zstd cpio openssl mokutil dpkg-dev
@@ -74,17 +59,14 @@ if [ "$flavour" = rpm ]; then
 	[ -f "$KERNEL_BUNDLES/MANIFEST" ] ||
 		die "no kernel bundles in $KERNEL_BUNDLES (shared/kernels/MANIFEST beside the checkout); set KERNEL_BUNDLES"
 fi
-# Not unpacked: translations, and the modules of Debian's kernel that a
-# SAS controller's initramfs does without (sound, networking, graphics), a
-# quarter of the deb root.  Files only: dpkg still makes their folders.
+# Not unpacked: translations, and the kernel modules a SAS initramfs does
+# without, a quarter of the deb root.  Files only: dpkg makes their folders.
 excludes=('/usr/share/locale/*.mo')
 for d in sound net drivers/net drivers/gpu drivers/media drivers/infiniband \
 	drivers/iio drivers/staging; do
 	excludes+=("/lib/modules/*/kernel/$d/*.ko*")
 done
-# The kernel bundles (KERNEL_BUNDLES of tests/kernels/lib.sh), where there
-# are any, read-only at /kbundles inside, and RHEL's tools (RHEL_FIXTURES)
-# at /rhel.
+# Read-only inside: the kernel bundles at /kbundles, RHEL's tools at /rhel.
 if [ -f "$KERNEL_BUNDLES/MANIFEST" ]; then
 	bundles=$(cd "$KERNEL_BUNDLES" && pwd)
 fi
@@ -103,9 +85,8 @@ if [ ! -f "$image/.complete" ]; then
 	host_mirrors
 	rm -rf --one-file-system "$pkgroot"/image-* "$image.new"
 	log "making the $flavour root (once per package list): ${packages[*]}"
-	# kernel hooks build the 6.1 initramfs inside; no recommends, as CI.
-	# A mount namespace of its own: what mmdebstrap mounts in the root
-	# goes with it, even when a mount outlives mmdebstrap or it is killed.
+	# No recommends, as CI.  A mount namespace of its own: what mmdebstrap
+	# mounts in the root goes with it, even if it is killed.
 	unshare --mount --propagation private -- \
 		mmdebstrap --mode=root --variant=apt --format=directory \
 		--include="$(IFS=,; echo "${packages[*]}")" \

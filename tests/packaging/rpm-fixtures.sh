@@ -1,37 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/rpm-fixtures.sh OUTDIR: inside the RPM root (root.sh
-# --rpm), make the RPMs that stand in for RHEL's and EPEL's, and a dnf
-# repository of them (createrepo_c) in OUTDIR:
-#
-#   dkms           noarch, built from Debian's dkms source with its Makefile's
-#                  install-redhat target (the same upstream dkms EPEL ships)
-#   kernel-core    per series tagged rpm (its bundle): vmlinuz, System.map,
-#                  config and every module (mpt3sas.ko.xz among them) under
-#                  /lib/modules/<release>, modules.* as %ghost; %post runs
-#                  depmod, %posttrans and %preun run kernel-install as
-#                  RHEL's kernel-core does
-#                  and /lib/modules/<release>/symvers.gz, providing
-#                  kernel(<symbol>) = <CRC> for each symbol of its
-#                  Module.symvers; %posttrans and %preun run weak-modules
-#                  --add-kernel and --remove-kernel first when it is there
-#   kernel-core    twice more per series tagged kmod, for the kmod test's
-#                  kernel updates: release <r>.90 with the same symbols and
-#                  CRCs, and release <r>.91 where one symbol the driver
-#                  needs (scsi_add_host_with_dma) has another CRC
-#   kernel-devel   per bundle: /usr/src/kernels/<release>
-#   kmod-mpt3sas   per series tagged kmod: ELRepo's kmod, laid out as its
-#                  spec lays it out (extra/mpt3sas/, its depmod.d override,
-#                  weak-modules in its scriptlets), the kernel's own
-#                  driver standing in for ELRepo's build
-#   kmod           /usr/sbin/weak-modules, RHEL 8's (version 25) and RHEL
-#                  9's (28), from ../shared/rhel/
-#   el-base        no files: Provides what the Debian userland already has
-#                  (gcc, make, kmod, dracut, elfutils-libelf-devel, ...)
-#
-# They are test fixtures, not RHEL's packages: the same names, versions and
-# file layout, Debian-built binaries, and no dependencies beyond those.
+# tests/packaging/rpm-fixtures.sh OUTDIR: inside the RPM root, a dnf
+# repository (createrepo_c) of the RPMs that stand in for RHEL's, EPEL's and
+# ELRepo's (docs/testing.md): the same names, versions and file layout,
+# Debian-built binaries, and no dependencies beyond those.
 
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -129,26 +102,16 @@ core_rpm() {
 		$2 == s { $1 = sprintf("0x%08x", xor(strtonum($1), 1)) } { print }' \
 		"$work/symvers-$kver" | gzip -9n >"$st$m/symvers.gz"
 	{
-		echo "%dir $m"
-		echo "$m/build"
-		echo "$m/vmlinuz"
-		echo "$m/System.map"
-		echo "$m/config"
-		echo "$m/symvers.gz"
-		echo "$m/kernel"
+		printf '%s\n' "%dir $m" "%dir $m/weak-updates" "$m/kernel" "$m/build" \
+			"$m/vmlinuz" "$m/System.map" "$m/config" "$m/symvers.gz"
 		# depmod's inputs are files of the package, its outputs %ghost
 		for f in modules.order modules.builtin modules.builtin.modinfo; do
 			[ ! -f "$st$m/$f" ] || echo "$m/$f"
 		done
 		(cd "$st$m" && find . -maxdepth 1 -name 'modules.*' ! -name modules.order \
 			! -name modules.builtin ! -name modules.builtin.modinfo -printf "%%ghost $m/%f\n")
-		echo "%dir $m/weak-updates"
-		for f in vmlinuz System.map config initramfs; do
-			case $f in
-			initramfs) echo "%ghost %attr(0600, root, root) /boot/initramfs-$kver.img" ;;
-			*) echo "%ghost /boot/$f-$kver" ;;
-			esac
-		done
+		printf "%%ghost /boot/%s-$kver\n" vmlinuz System.map config
+		echo "%ghost %attr(0600, root, root) /boot/initramfs-$kver.img"
 	} >"$work/files-core-$kver"
 	mkdir -p "$st/boot" "$st$m/weak-updates"
 	for f in vmlinuz System.map config; do : >"$st/boot/$f-$kver"; done
@@ -209,9 +172,7 @@ for el in $(kernel_series rpm); do
 	r=${r%.x86_64}
 	m=/lib/modules/$kver
 	# RHEL keeps the image under /lib/modules; kernel-install puts it in /boot
-	cp "$st/boot/vmlinuz-$kver" "$st$m/vmlinuz"
-	cp "$st/boot/System.map-$kver" "$st$m/System.map"
-	cp "$st/boot/config-$kver" "$st$m/config"
+	for f in vmlinuz System.map config; do cp "$st/boot/$f-$kver" "$st$m/$f"; done
 	# RHEL's link is absolute: /lib is /usr/lib, ../../../ would miss
 	ln -sfn "/usr/src/kernels/$kver" "$st$m/build"
 	rm -rf "${st:?}/boot"
@@ -232,8 +193,6 @@ for el in $(kernel_series rpm); do
 			core_rpm "$work/stage-$z" "$k2" "$([ $z = 90 ] || echo scsi_add_host_with_dma)"
 			rm -rf "$work/stage-$z"
 		done
-	fi
-	if series_has "$el" kmod; then
 		elrepo_rpm "$kver" "$st$m/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz"
 	fi
 	core_rpm "$st" "$kver"

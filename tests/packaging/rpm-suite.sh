@@ -1,15 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/rpm-suite.sh install|upgrade|kmod [--reduced|EL...]:
-# one of the RPM suites on each RHEL kernel bundle (default: the series
-# tagged rpm in tests/kernels/series; --reduced: the first tagged
-# rpm-reduced), each in its own RPM root (root.sh --rpm).  install
-# installs and removes the package (rpm-install.sh), boots the initramfs
-# it had made under QEMU (initrd-boot.sh --rpm EL), and installs the other
-# bundle's kernel in between in the first EL's root.  kmod builds and
-# installs the kmod package (rpm-kmod.sh) on each series tagged kmod.
-# Prints KTAP.
+# rpm-suite.sh install|upgrade|kmod [--reduced|EL...]: rpm-SUITE.sh on each
+# series tagged rpm (kmod: kmod; --reduced: the first tagged rpm-reduced),
+# each in its own RPM root; install also boots its initramfs.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,11 +24,7 @@ pk=$top/tests/packaging
 rc=0
 
 # run EL SCRIPT ARGS...: SCRIPT in a fresh RPM root as EL
-run() {
-	local el=$1
-	shift
-	EL=$el "$pk/root.sh" --rpm "$@"
-}
+run() { EL=$1 "$pk/root.sh" --rpm "${@:2}"; }
 
 case $what in
 install)
