@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Test builds only (CP_FAULT=1), force-included (cp_fault.c):
- *
- * - in the driver's files, every dma_alloc_coherent() becomes a fault
- *   point named by its caller, and every kmalloc(), kzalloc(), kcalloc(),
- *   kmalloc_array(), krealloc(), kvmalloc() and kvzalloc() one named by its
- *   caller and line (kzalloc_obj() and kzalloc_objs() are these too);
- * - in chainpool's (CP_FAULT_SLABS), a slab's dma_alloc_coherent() may
- *   hand back a DMA address placed across a 4 GiB line, which
- *   dma_free_coherent() takes back.
+ * Force-included in test builds (CP_FAULT=1): in the driver's files each
+ * dma_alloc_coherent() is a fault point of cp_fault.c named by its caller,
+ * each k*alloc() one named by caller and line (kzalloc_obj() too); in
+ * chainpool's (CP_FAULT_SLABS) a slab may come back across 4 GiB.
  */
 #ifndef CP_FAULT_H
 #define CP_FAULT_H
