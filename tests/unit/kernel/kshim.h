@@ -9,7 +9,6 @@
 #define KSHIM_H
 
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
