@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Stand-in for chainpool_test.ko so that tests/vm/run.sh can be tested on its
- * own: binds to QEMU's "edu" PCI device, allocates coherent DMA memory and a
- * dma_pool on it, lets the device DMA a buffer through it (and so through the
- * IOMMU when there is one) and reports the results as KTAP.  Its planted
- * faults (tests/plants/selftest-*.patch) must turn the harness red.
+ * Stand-in for chainpool_test.ko, to test tests/vm/run.sh on its own: DMA
+ * (coherent, a dma_pool, a round trip through QEMU's "edu" device and the
+ * IOMMU if any), reported as KTAP.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmapool.h>
 #include <linux/delay.h>
-#include <linux/device.h>
-#include <linux/string.h>
 
-#define EDU_VENDOR	0x1234
-#define EDU_DEVICE	0x11e8
 #define EDU_REG_ID	0x00
 #define EDU_REG_DMA_SRC	0x80
 #define EDU_REG_DMA_DST	0x88
@@ -188,7 +182,7 @@ static void edu_remove(struct pci_dev *pdev)
 }
 
 static const struct pci_device_id edu_ids[] = {
-	{ PCI_DEVICE(EDU_VENDOR, EDU_DEVICE) },
+	{ PCI_DEVICE(0x1234, 0x11e8) },	/* QEMU's edu */
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, edu_ids);
