@@ -68,6 +68,7 @@ fi
 need_cmds "$vm_qemu" timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
 mkdir -p "$vm_dir"
+vm_dir=$(cd "$vm_dir" && pwd)	# make M= needs it absolute
 ROWS=""
 row() {	# series setup ok notok skip secs verdict reason
 	ROWS="$ROWS$(printf '%s|%-6s %-6s %5s %6s %5s %5ss  %-4s %s' "$7" "$@")"$'\n'
