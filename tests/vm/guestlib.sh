@@ -120,13 +120,21 @@ GL_SETTLE_WAITS="0.2 0.5 1 2 3"
 VMTEST_SETUP=plain
 GL_FREE_TOL=96
 GL_SLAB_TOL=32
-# shellcheck disable=SC2013,SC2034 # the command line's words; VMTEST_SETUP
+# hbatest.*= of tests/hba/run.sh: the host's token, the sector the HBA
+# holds the first read of, the disks behind it
+GL_TOKEN=
+GL_STALL_LBA=
+GL_DISKS=1
+# shellcheck disable=SC2013,SC2034 # the command line's words; the scripts'
 for w in $(cat /proc/cmdline); do
 	case $w in
 	vmtest.setup=iommu) VMTEST_SETUP=iommu GL_FREE_TOL=192 GL_SLAB_TOL=48 ;;
 	vmtest.setup=*) VMTEST_SETUP=${w#*=} ;;
 	vmtest.free_tol=*) GL_FREE_TOL=${w#*=} ;;
 	vmtest.slab_tol=*) GL_SLAB_TOL=${w#*=} ;;
+	hbatest.token=*) GL_TOKEN=${w#*=} ;;
+	hbatest.stall_lba=*) GL_STALL_LBA=${w#*=} ;;
+	hbatest.disks=*) GL_DISKS=${w#*=} ;;
 	esac
 done
 # readings that needed a second look, over the whole suite: how many, the
@@ -375,10 +383,9 @@ gl_readback() {
 	return $gl_rc
 }
 
-# gl_wait_disk: wait up to 60 s for the hbatest.disks= SCSI disks
-# (default 1; a host scans asynchronously); GL_DISK the last one's name
+# gl_wait_disk: wait up to 60 s for the hbatest.disks= SCSI disks (a
+# host scans asynchronously); GL_DISK the last one's name
 gl_wait_disk() {
-	gl_want=$(sed -n 's/.*hbatest\.disks=\([0-9]*\).*/\1/p' /proc/cmdline)
 	for _ in $(seq 600); do
 		GL_DISK=""
 		gl_n=0
@@ -388,7 +395,7 @@ gl_wait_disk() {
 			GL_DISK=${gl_d##*/}
 			gl_n=$((gl_n + 1))
 		done
-		[ "$gl_n" -ge "${gl_want:-1}" ] && return 0
+		[ "$gl_n" -ge "$GL_DISKS" ] && return 0
 		sleep 0.1
 	done
 	return 1
