@@ -383,6 +383,13 @@ gl_readback() {
 	return $gl_rc
 }
 
+# gl_sector DISK [LBA]: the first 64 bytes of sector LBA (default 0) of
+# DISK, read with direct I/O, without NULs
+gl_sector() {
+	/bin/busybox dd if="/dev/$1" bs=512 count=1 skip="${2:-0}" iflag=direct \
+		2>/dev/null | head -c 64 | tr -d '\0'
+}
+
 # gl_wait_disk: wait up to 60 s for the hbatest.disks= SCSI disks (a
 # host scans asynchronously); GL_DISK the last one's name
 gl_wait_disk() {
