@@ -265,6 +265,14 @@ gl_kmemleak() {
 	gl_result "kmemleak: no unreferenced object" $? "$GL_KMEMLEAK"
 }
 
+# gl_no_leak WHAT: gl_kmemleak, then the result "WHAT: ..." of both checks:
+# no leak in any gl_mem_check and none kmemleak found (or no kmemleak)
+gl_no_leak() {
+	gl_kmemleak
+	[ "$GL_LEAKS" = 0 ] && { [ "$GL_KMEMLEAK" = 0 ] || [ "$GL_KMEMLEAK" = absent ]; }
+	gl_result "$1: free pages drift $GL_FREE_DRIFT, slab drift $GL_SLAB_DRIFT, leak scan $GL_KMEMLEAK" $?
+}
+
 # gl_long_kernel_loops on|off: silence the RCU stall warnings and the
 # soft-lockup detector around work that holds the CPU longer than they
 # allow under TCG (dma_pool before 6.4 frees in O(n^2): 9 s on hardware
