@@ -398,20 +398,32 @@ gl_sector() {
 		2>/dev/null | head -c 64 | tr -d '\0'
 }
 
-# gl_wait_disk: wait up to 60 s for the hbatest.disks= SCSI disks (a
-# host scans asynchronously); GL_DISK the last one's name
-gl_wait_disk() {
-	for _ in $(seq 600); do
-		GL_DISK=""
-		gl_n=0
-		for gl_d in /sys/class/scsi_disk/*/device/block/*; do
-			[ -e "$gl_d" ] || continue
-			# shellcheck disable=SC2034 # the caller's
-			GL_DISK=${gl_d##*/}
-			gl_n=$((gl_n + 1))
-		done
-		[ "$gl_n" -ge "$GL_DISKS" ] && return 0
+# gl_poll TICKS CMD...: run CMD every 0.1 s until it succeeds, at most
+# TICKS + 1 times; its last status, gl_ticks the waits it took
+gl_poll() {
+	gl_ticks=0
+	gl_max=$1
+	shift
+	until "$@"; do
+		[ "$gl_ticks" -lt "$gl_max" ] || return 1
 		sleep 0.1
+		gl_ticks=$((gl_ticks + 1))
 	done
-	return 1
+}
+
+# gl_wait_disk: wait up to 60 s for gl_disks (a host scans asynchronously)
+gl_wait_disk() { gl_poll 600 gl_disks; }
+
+# gl_disks: true if the hbatest.disks= SCSI disks are there; GL_DISK the
+# last one's name
+# shellcheck disable=SC2034 # the caller's
+gl_disks() {
+	GL_DISK=""
+	gl_n=0
+	for gl_d in /sys/class/scsi_disk/*/device/block/*; do
+		[ -e "$gl_d" ] || continue
+		GL_DISK=${gl_d##*/}
+		gl_n=$((gl_n + 1))
+	done
+	[ "$gl_n" -ge "$GL_DISKS" ]
 }
