@@ -176,7 +176,7 @@ vm_initramfs() {
 # run.sh's vm_* settings; returns qemu's/timeout's rc
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
-	local cpus=1 mem=1G
+	local cpus=1 mem=$vm_mem
 	local -a iommu=() qmp=()
 	# no_timer_check: the IO-APIC timer probe can miss under TCG on a busy host
 	# and then panics ("timer doesn't work through Interrupt-remapped IO-APIC")

@@ -12,6 +12,7 @@
 #   --steps STEPS      the guest steps (init's header)
 #   --scripts DIRS     where the "@name" steps' scripts are (vm_script)
 #   --timeout S        seconds per guest (default 240)
+#   --mem SIZE         RAM, where the setup sets none (default 1G)
 #   --append CMDLINE, --qemu BIN, --qemu-args WORDS: for the guest
 #   --qmp DIR          a QMP socket per guest, DIR/SERIES-SETUP.qmp
 #   --dir DIR          logs and initramfs (default build/vm)
@@ -78,7 +79,7 @@ prepare_series() {
 main() {
 	KERNELS=${KERNELS:-$(kernel_series)}
 	reduced='' setups='' build_cmd='' modules_dir='' steps='' prefetch=1
-	vm_scripts=$VM_SRC/../reliability/guest vm_timeout=240 vm_append=''
+	vm_scripts=$VM_SRC/../reliability/guest vm_timeout=240 vm_mem=1G vm_append=''
 	vm_qemu=qemu-system-x86_64 vm_qemu_args='' vm_qmp='' vm_dir=$BUILD_ROOT/vm
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -93,6 +94,7 @@ main() {
 		--steps) steps=$2 ;;
 		--scripts) vm_scripts=$2 ;;
 		--timeout) vm_timeout=$2 ;;
+		--mem) vm_mem=$2 ;;
 		--append) vm_append=$2 ;;
 		--qemu) vm_qemu=$2 ;;
 		--qemu-args) vm_qemu_args=$2 ;;
