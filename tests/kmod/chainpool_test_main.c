@@ -192,8 +192,10 @@ static int cpt_bulk(struct chainpool *pool, bool timed)
 	cpt_sink.s.calls = 0;
 	cpt_sink.s.out_of_order = false;
 	cpt_sink.max_ns = 0;
-	cpt_sink.batch = timed ? clamp(CP_BATCH_BYTES / pool->stride, 1U,
-				       CP_BATCH_BLOCKS) : 0;
+	/* chainpool_alloc_bulk()'s batch: one block under chainpool_debug */
+	cpt_sink.batch = !timed ? 0 : pool->debug ? 1 :
+			 clamp(CP_BATCH_BYTES / pool->stride, 1U,
+			       CP_BATCH_BLOCKS);
 	return chainpool_alloc_bulk(pool, CPT_CHAIN_BLOCKS, GFP_KERNEL,
 				    cpt_store, NULL);
 }
