@@ -499,25 +499,12 @@ def render_kabi(data):
 
 
 def suites():
-    """(name, desc, full) of every tests/ and bench/ .suite file, in the
-    order of tests/suites."""
-    found = {}
-    for sub in ("tests", "bench"):
-        for root, _, files in os.walk(os.path.join(TOP, sub)):
-            for f in files:
-                if not f.endswith(".suite"):
-                    continue
-                kv = {}
-                with open(os.path.join(root, f)) as fh:
-                    for line in fh:
-                        m = re.match(r"(SUITE_[A-Z]+)=(.*)$", line.rstrip("\n"))
-                        if m:
-                            kv[m.group(1)] = m.group(2)
-                found[kv["SUITE_NAME"]] = (kv["SUITE_NAME"], kv["SUITE_DESC"],
-                                           kv.get("SUITE_FULL", ""))
+    """(name, desc, full) of every stanza of tests/suites, in its order."""
     with open(os.path.join(TOP, "tests", "suites")) as fh:
-        order = [s for s in fh.read().split("\n") if s and s[0] != "#"]
-    return [found[name] for name in order]
+        stanzas = re.split(r"\n\n+", re.sub(r"(?m)^#.*\n", "", fh.read()))
+    kvs = [dict(line.split(": ", 1) for line in s.strip().split("\n"))
+           for s in stanzas if s.strip()]
+    return [(kv["name"], kv["desc"], kv.get("full", "")) for kv in kvs]
 
 
 def render_suites(data=None):

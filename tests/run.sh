@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# `make check`: run the suites (NAME.suite files, their order in
-# tests/suites; the format is in docs/testing.md), each logged to
+# `make check`: run the suites (the stanzas of tests/suites, in their
+# order; the format is in docs/testing.md), each logged to
 # build/check/NAME.log, and print one KTAP result per suite, then
 # "N passed, N failed".  Times go to build/check/results.json.
 #
@@ -19,76 +19,60 @@ logdir=build/check
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 
-declare -A suite_file suite_cmd suite_order suite_faults suite_lane
+declare -A suite_line suite_cmd suite_faults suite_lane kv=()
+all_checks=
+start=
 
-# bad FILE MESSAGE: a malformed descriptor stops everything
+# bad WHERE MESSAGE: a malformed tests/suites stops everything
 bad() {
 	echo "tests/run.sh: $1: $2" >&2
 	exit 2
 }
 
-# read_suite FILE: check one descriptor and record it
-read_suite() {
-	local file=$1 line key val n=0 name='' cmd='' desc='' faults='' lane=''
-	local -A seen=()
+# stanza: check the stanza read into kv (from line $start) and record it
+stanza() {
+	local at=tests/suites:$start name=${kv[name]:-}
 
-	while IFS= read -r line || [ -n "$line" ]; do
-		n=$((n + 1))
-		case $line in
-		'' | '#'*) continue ;;
-		esac
-		[[ $line =~ ^(SUITE_[A-Z]+)=(.*)$ ]] ||
-			bad "$file:$n" "not KEY=VALUE: $line"
-		key=${BASH_REMATCH[1]}
-		val=${BASH_REMATCH[2]}
-		[ -z "${seen[$key]:-}" ] || bad "$file:$n" "$key given twice"
-		seen[$key]=1
-		case $key in
-		SUITE_NAME) name=$val ;;
-		SUITE_CMD) cmd=$val ;;
-		SUITE_DESC) desc=$val ;;
-		SUITE_FAULTS) faults=$val ;;
-		SUITE_LANE) lane=$val ;;
-		SUITE_NEEDS | SUITE_FULL) ;;
-		*) bad "$file:$n" "unknown key $key" ;;
-		esac
-	done <"$file"
-
-	[[ $name =~ ^[a-z0-9][a-z0-9.-]*$ ]] || bad "$file" "SUITE_NAME='$name' is not lower-case letters, digits, '.' and '-'"
-	[ "$name.suite" = "${file##*/}" ] || bad "$file" "SUITE_NAME=$name, but the file is ${file##*/}"
-	[ -n "$cmd" ] || bad "$file" "no SUITE_CMD"
-	bash -n -c "$cmd" 2>/dev/null || bad "$file" "SUITE_CMD is not a shell command: $cmd"
-	[ -n "$desc" ] || bad "$file" "no SUITE_DESC"
-	case $lane in '' | packages) ;; *) bad "$file" "SUITE_LANE=$lane is not packages" ;; esac
-	[ -z "${suite_file[$name]:-}" ] || bad "$file" "suite $name is also ${suite_file[$name]}"
-	suite_file[$name]=$file
-	suite_cmd[$name]=$cmd
-	suite_faults[$name]=$faults
-	suite_lane[$name]=$lane
+	[ -n "$start" ] || return 0
+	[ -n "$name" ] || bad "$at" "a stanza without name"
+	[[ $name =~ ^[a-z0-9][a-z0-9.-]*$ ]] || bad "$at" "name '$name' is not lower-case letters, digits, '.' and '-'"
+	[ -z "${suite_line[$name]:-}" ] || bad "$at" "suite $name is also at tests/suites:${suite_line[$name]}"
+	[ -n "${kv[cmd]:-}" ] || bad "$at" "suite $name has no cmd"
+	bash -n -c "${kv[cmd]}" 2>/dev/null || bad "$at" "cmd of $name is not a shell command: ${kv[cmd]}"
+	[ -n "${kv[desc]:-}" ] || bad "$at" "suite $name has no desc"
+	case ${kv[lane]:-} in '' | packages) ;; *) bad "$at" "lane of $name is ${kv[lane]}, not packages" ;; esac
+	suite_line[$name]=$start
+	suite_cmd[$name]=${kv[cmd]}
+	suite_faults[$name]=${kv[faults]:-}
+	suite_lane[$name]=${kv[lane]:-}
+	all_checks="$all_checks $name"
+	kv=()
+	start=
 }
 
-while IFS= read -r f; do
-	read_suite "$f"
-done < <(find tests bench -name '*.suite' -type f | sort)
-[ ${#suite_file[@]} -gt 0 ] || bad "$top" "no *.suite under tests/ or bench/"
-
-for name in "${!suite_file[@]}"; do
-	f=${suite_faults[$name]}
-	[ -z "$f" ] || [ -n "${suite_file[$f]:-}" ] ||
-		bad "${suite_file[$name]}" "SUITE_FAULTS=$f: no such suite"
-done
-all_checks=
 n=0
-while read -r name; do
+while IFS= read -r line || [ -n "$line" ]; do
 	n=$((n + 1))
-	case $name in '' | '#'*) continue ;; esac
-	[ -n "${suite_file[$name]:-}" ] || bad "tests/suites:$n" "no $name.suite under tests/ or bench/"
-	[ -z "${suite_order[$name]:-}" ] || bad "tests/suites:$n" "$name is listed twice"
-	suite_order[$name]=$n
-	all_checks="$all_checks $name"
+	case $line in
+	'#'*) continue ;;
+	'') stanza; continue ;;
+	esac
+	[[ $line =~ ^([a-z]+):\ (.+)$ ]] || bad "tests/suites:$n" "not 'key: value': $line"
+	key=${BASH_REMATCH[1]}
+	case $key in
+	name | cmd | desc | full | faults | lane) ;;
+	*) bad "tests/suites:$n" "unknown key $key" ;;
+	esac
+	[ -z "${kv[$key]:-}" ] || bad "tests/suites:$n" "$key given twice in a stanza"
+	kv[$key]=${BASH_REMATCH[2]}
+	start=${start:-$n}
 done <tests/suites
-for name in "${!suite_file[@]}"; do
-	[ -n "${suite_order[$name]:-}" ] || bad "${suite_file[$name]}" "$name is not in tests/suites"
+stanza
+[ -n "$all_checks" ] || bad tests/suites "no suite"
+for name in $all_checks; do
+	f=${suite_faults[$name]}
+	[ -z "$f" ] || [ -n "${suite_cmd[$f]:-}" ] ||
+		bad "tests/suites:${suite_line[$name]}" "faults of $name: no suite $f"
 done
 
 if [ "${1:-}" = --list ]; then
@@ -166,11 +150,11 @@ for c in $checks; do
 done
 lane_pid=
 for c in $checks; do
-	if [ -z "${suite_file[$c]:-}" ]; then
+	if [ -z "${suite_cmd[$c]:-}" ]; then
 		ktap_test_fail "$c (no such check)"
 		continue
 	fi
-	if [ -n "$lane" ] && [ -z "$lane_pid" ] && [ "${suite_order[$c]}" -ge "${suite_order[matrix]}" ]; then
+	if [ -n "$lane" ] && [ -z "$lane_pid" ] && [ "${suite_line[$c]}" -ge "${suite_line[matrix]}" ]; then
 		(for l in $lane; do execute "$l"; done) &
 		lane_pid=$!
 	fi
