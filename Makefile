@@ -25,7 +25,7 @@
 #   make static          checkpatch, sparse and coccinelle on our own C,
 #                        shellcheck on our shell scripts
 #   make reliability     the reliability suites in QEMU, in full, and every
-#                        planted fault (tests/reliability/README.md)
+#                        planted fault (docs/testing.md)
 #   make bench           time dma_pool, page carving and chainpool in QEMU on
 #                        the series tagged bench (build/bench/)
 #   make bench-core      time the allocator core natively, per block

@@ -4,7 +4,7 @@
 # tests/kernels/bundle.sh [--out DIR] [--fragment FILE] NAME SRC RELEASE
 #                          [CONFIG] [-- MAKE_ARGS...]
 #
-# Make a kernel bundle (tests/kernels/README.md) from a distribution's
+# Make a kernel bundle (docs/testing.md) from a distribution's
 # kernel source tree SRC: DIR/NAME.tar.xz (default build/bundles).
 # RELEASE (uname -r) picks the layout, RHEL's kernel-devel and .ko.xz for
 # *.el[0-9]*, else Debian's and Ubuntu's linux-headers.  CONFIG, cut down

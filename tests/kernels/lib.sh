@@ -25,7 +25,7 @@ need_cmds() {
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 	done
-	[ -z "$missing" ] || die "missing host commands:$missing (see tests/kernels/README.md for the Debian packages to install)"
+	[ -z "$missing" ] || die "missing host commands:$missing (make deps-check installs them)"
 }
 
 # series_table: "NAME SOURCE ORIGIN TAGS..." per series: SERIES_FILE's

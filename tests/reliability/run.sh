@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/reliability/run.sh [--reduced] [OPTION VALUE]...: every suite of
-# guest/ (README.md) in one guest boot per kernel series and setup
+# guest/ (docs/testing.md) in one guest boot per kernel series and setup
 # (tests/vm/run.sh).  --reduced: the series tagged reliability, plain,
 # the suites' reduced arguments; else KERNELS (default all), plain and
 # iommu.  Options: --setups LIST, --timeout S, --modules DIR or --build

@@ -172,8 +172,8 @@ vm_initramfs() {
 	rm -rf "$st"
 }
 
-# vm_boot SERIES SETUP INITRD LOG: run the guest (setups: README.md) with
-# run.sh's vm_* settings; returns qemu's/timeout's rc
+# vm_boot SERIES SETUP INITRD LOG: run the guest (setups: docs/testing.md)
+# with run.sh's vm_* settings; returns qemu's/timeout's rc
 vm_boot() {
 	local series=$1 setup=$2 initrd=$3 log=$4 append machine
 	local cpus=1 mem=$vm_mem
