@@ -17,11 +17,9 @@
 #   --scripts DIR      guest scripts searched before tests/hba/guest/
 #                      (another suite's); the main round then has 1 disk
 #   --modules DIR      DIR/<series>/mpt3sas.ko (default build/modules, built
-#                      by `make matrix` if missing), and any
-#                      mpt3sas_test_*.ko beside it
+#                      if missing), and any mpt3sas_test_*.ko beside it
 #   --append CMDLINE   more kernel command line
 #   --timeout S        seconds per guest (600; full run 3600)
-#   --timing-boots N   boots per timing round and allocator (default 2)
 #   --started EPOCH    when make hbatest's fault walk began, for the stamp
 # Logs: DIR/<round>/<series>-<setup>.log.
 
@@ -33,6 +31,8 @@ LOG_TAG=hbatest
 . "$top/tests/kernels/lib.sh"
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/vm/lib.sh
+. "$top/tests/vm/lib.sh"	# decompress_ko
 
 # docs_table RESULTS OUT: the table of docs/benchmarks.md (make docs) from
 # these results, stamped
@@ -48,41 +48,35 @@ declare -A plans
 # plan column), timeout and rounds of a reduced or full run, the options'
 # where they set them
 configure() {
-	local p
+	local p t
 	variant=$1
+	main_disks=8
+	[ "$variant" = full ] || main_disks=4
+	[ -z "$guest_dir" ] || main_disks=1
 	plans[timing]="@hba 256 A 4 1
 @hba 256 A 4 1 keep"
-	if [ -n "$guest_dir" ]; then main_disks=1
-	elif [ "$variant" = reduced ]; then main_disks=4
-	else main_disks=8
-	fi
+	plans[mcpu]="@hba 256 chainpool 4"
+	plans[disks]="@hba 256 chainpool 8 4"
+	plans[lying]="@hba-lying 16 $(lying_cases "$variant")"
 	if [ "$variant" = reduced ]; then
 		kernels=${KERNELS:-$(kernel_series hbatest)}
 		setups=${setups:-plain}
+		timeout=${timeout:-600}
+		rounds=${rounds:-main unplug mcpu sas2008 malformed}
 		plans[main]="@hba 256 chainpool 8 1
 @hba-cycles 1 256 chainpool
 @hba-pool-timing 64 1
 @hba 256 chainpool 8 1 keep"
-		timeout=${timeout:-600}
-		rounds=${rounds:-main unplug mcpu sas2008 malformed}
-		plans[mcpu]="@hba 256 chainpool 4"
-		plans[disks]="@hba 256 chainpool 8 4"
 		plans[sas2]="@hba 256 chainpool 4"
-		plans[lying]="@hba-lying 16 $(lying_cases reduced)"
 		plans[unplug]="@hba-unplug 256 chainpool 2"
 	else
-		configure_full
-	fi
-	for p in "${!plan_opts[@]}"; do
-		[ -n "${plans[$p]+set}" ] || die "--plan $p: no such plan (${!plans[*]})"
-		plans[$p]=${plan_opts[$p]}
-	done
-}
-
-configure_full() {
-	kernels=${KERNELS:-$(kernel_series)}
-	setups=${setups:-plain iommu}
-	plans[main]="@hba 16 chainpool 8 4
+		kernels=${KERNELS:-$(kernel_series)}
+		setups=${setups:-plain iommu}
+		# 6.1's O(n^2) dma_pool frees 1,293,696 chains for minutes under TCG
+		timeout=${timeout:-3600}
+		t=$(echo {,sas2308-}timing-{chainpool,dma_pool,in_tree}-{1,2})
+		rounds=${rounds:-main $t disks32 unplug mcpu sas2008 sas2308 lying malformed}
+		plans[main]="@hba 16 chainpool 8 4
 @hba 128 chainpool 8 4
 @hba 256 chainpool 16 4
 @hba 2048 chainpool 8 4
@@ -95,29 +89,19 @@ configure_full() {
 @hba-cycles 50 256 chainpool
 @hba-pool-timing 256 2
 @hba 256 chainpool 8 1 keep"
-	# 6.1's O(n^2) dma_pool frees 1,293,696 chains for minutes under TCG
-	timeout=${timeout:-3600}
-	if [ -z "$rounds" ]; then
-		rounds=main
-		for c in timing sas2308-timing; do
-			for a in chainpool dma_pool in_tree; do
-				for b in $(seq 1 "$timing_boots"); do
-					rounds="$rounds $c-$a-$b"
-				done
-			done
-		done
-		rounds="$rounds disks32 unplug mcpu sas2008 sas2308 lying malformed"
-	fi
-	plans[mcpu]="@hba 256 chainpool 4
+		plans[mcpu]+="
 @hba 256 dma_pool 4"
-	plans[disks]="@hba 256 chainpool 8 4"
-	plans[sas2]="@hba 16 chainpool 4
+		plans[sas2]="@hba 16 chainpool 4
 @hba 128 chainpool 4
 @hba 256 chainpool 8
 @hba-pool-timing 256 1
 @hba-sas2-intree"
-	plans[lying]="@hba-lying 16 $(lying_cases full)"
-	plans[unplug]="@hba-unplug 256 chainpool 4"
+		plans[unplug]="@hba-unplug 256 chainpool 4"
+	fi
+	for p in "${!plan_opts[@]}"; do
+		[ -n "${plans[$p]+set}" ] || die "--plan $p: no such plan (${!plans[*]})"
+		plans[$p]=${plan_opts[$p]}
+	done
 }
 
 # lying_cases reduced|full: the lying round's cases, NAME:PROPS:EXPECT
@@ -169,23 +153,6 @@ $(echo "$c" | grep -E '^(credit-max|chain-depth-1|post-depth-(16|608)|msix-1):' 
 	echo "$c" | tr '\n' ' '
 }
 
-# build_qemu: our QEMU (tests/hba/qemu.sh) in $qemu
-build_qemu() {
-	# the binary of our sources, not build/qemu/current: another
-	# worktree's build may move that during the run
-	qemu=$("$here/qemu.sh" | tail -n 1)
-	[ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
-}
-
-# unpack KO DEST: a module file, uncompressed
-unpack() {
-	case $1 in
-	*.ko.xz) xz -dc "$1" > "$2" ;;
-	*.ko.zst) zstd -qdc "$1" > "$2" ;;
-	*) cp "$1" "$2" ;;
-	esac
-}
-
 # prepare_modules: in $mods/<series>/, the project's mpt3sas.ko per series
 # (from --modules: tests/plants/run.sh gives its own), with the kernel's
 # sd_mod for the disk and its own mpt3sas
@@ -214,7 +181,7 @@ prepare_modules() {
 			ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends $m 2>/dev/null |
 				awk '/^insmod/ {p=$2} END {print p}')
 			if [ -n "$ko" ]; then
-				unpack "$ko" "$mods/$series/$m.ko"
+				decompress_ko "$ko" "$mods/$series/$m.ko"
 			elif [ $m = sd_mod ]; then
 				die "$series: the kernel has no sd_mod module"
 			fi
@@ -222,7 +189,7 @@ prepare_modules() {
 		# the kernel's own mpt3sas, under another file name
 		ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends mpt3sas | awk '/^insmod/ {p=$2} END {print p}')
 		[ -n "$ko" ] || die "$series: the kernel has no mpt3sas module"
-		unpack "$ko" "$mods/$series/mpt3sas_intree.ko"
+		decompress_ko "$ko" "$mods/$series/mpt3sas_intree.ko"
 		echo "$KVER" > "$mods/$series/kver"
 	done
 }
@@ -240,15 +207,6 @@ make_disk() {
 	stall=120000
 	printf 'hbatest-stall %s\n' "$token" |
 		dd of="$disk" bs=512 seek=$stall conv=notrunc status=none
-}
-
-# qemu_args: the HBA behind a PCIe root port, as in a server: hot-pluggable;
-# the round's HBA type (its line's HBA field, default sas3008) replaces @HBA@
-qemu_args() {
-	echo "-L /usr/share/qemu -L /usr/share/seabios
--cpu max
--device pcie-root-port,id=rp0,chassis=1,slot=1
--device @HBA@,id=hba,bus=rp0,stall_lba=$stall"
 }
 
 # disk_args N: N disks on the HBA's phys, each a snapshot of the one image
@@ -308,6 +266,10 @@ run_round() {
 		return
 	fi
 	round_row "$round"
+	if [ -z "$r_setups" ] || [ -z "$r_kernels" ]; then
+		log "round $round: none of its setups in '$setups' or series in '$kernels', skipped"
+		return
+	fi
 	log "round $round: $(tr '\n' ';' <<<"$r_plan")"
 	if [ "$round" = unplug ] || [ "$round" = lying ]; then
 		for series in $kernels; do
@@ -320,14 +282,6 @@ run_round() {
 				watchers="$watchers $!"
 			done
 		done
-	fi
-	if [ -z "$r_setups" ]; then
-		log "round $round: none of its setups in '$setups', skipped"
-		return
-	fi
-	if [ -z "$r_kernels" ]; then
-		log "round $round: none of its series in '$kernels', skipped"
-		return
 	fi
 	set +e
 	KERNELS=$r_kernels "$top/tests/vm/run.sh" --no-prefetch --dir "$dir" --modules "$mods" \
@@ -466,7 +420,7 @@ results() {
 main() {
 	local round start variant=full
 
-	out='' rounds='' setups='' timeout='' timing_boots=2 append_more=''
+	out='' rounds='' setups='' timeout='' append_more=''
 	guest_dir='' modules_dir='' started=''
 	declare -gA plan_opts=()
 	while [ $# -gt 0 ]; do
@@ -481,7 +435,6 @@ main() {
 		--setups) setups=$2 ;;
 		--plan) plan_opts[${2%%=*}]=${2#*=} ;;
 		--timeout) timeout=$2 ;;
-		--timing-boots) timing_boots=$2 ;;
 		--append) append_more=$2 ;;
 		--scripts) guest_dir=$2 ;;
 		--modules) modules_dir=$2 ;;
@@ -493,10 +446,17 @@ main() {
 	out=${out:-$BUILD_ROOT/$LOG_TAG} rounds=${rounds# }
 	configure "$variant"
 	mkdir -p "$out"
-	build_qemu
+	# the binary of our sources, not build/qemu/current: another
+	# worktree's build may move that during the run
+	qemu=$("$here/qemu.sh" | tail -n 1)
+	[ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
 	prepare_modules
 	make_disk
-	args=$(qemu_args)
+	# the HBA behind a PCIe root port, as in a server: hot-pluggable; the
+	# round's HBA type (its line's HBA field, default sas3008) replaces @HBA@
+	args="-L /usr/share/qemu -L /usr/share/seabios -cpu max
+-device pcie-root-port,id=rp0,chassis=1,slot=1
+-device @HBA@,id=hba,bus=rp0,stall_lba=$stall"
 	# QMP sockets for hotplug.py, in a short path of their own
 	qmpdir=$(mktemp -d /tmp/hbatest-qmp.XXXXXX)
 	trap 'rm -rf "$qmpdir"' EXIT
