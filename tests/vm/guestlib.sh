@@ -139,11 +139,7 @@ for w in $(cat /proc/cmdline); do
 done
 # readings that needed a second look, over the whole suite: how many, the
 # worst first drift and the worst it settled to (free, slab pages)
-GL_RELOOKS=0
-GL_RELOOK_DF=0
-GL_RELOOK_DS=0
-GL_SETTLED_DF=0
-GL_SETTLED_DS=0
+GL_RELOOKS=0 GL_RELOOK_DF=0 GL_RELOOK_DS=0 GL_SETTLED_DF=0 GL_SETTLED_DS=0
 # gl_mem_end's reference: the suite's best reading (gl_mem_best)
 GL_START_FREE=0
 GL_START_SLAB=999999999
@@ -355,7 +351,8 @@ gl_hba_chip() {
 # gl_attach MODULE PARAM...: insmod MODULE (mpt3sas or a build of it) and,
 # if the probe made an mpt3sas or mpt2sas SCSI host, wait for its disks
 # (gl_wait_disk).  Sets rc (insmod's status, also returned), host and disk
-# (or ""), and log: the attach's kernel log without timestamps.
+# (or ""), depth (the queue depth the driver took) and log: the attach's
+# kernel log without timestamps.
 # shellcheck disable=SC2034 # the caller's
 gl_attach() {
 	gl_klog > /dev/null
@@ -372,6 +369,7 @@ gl_attach() {
 		disk=$GL_DISK
 	fi
 	log=$(gl_klog | sed 's/^\[[ 0-9.]*\] //')
+	depth=$(echo "$log" | sed -n 's/.*Current Controller Queue Depth(\([0-9]*\)).*/\1/p' | tail -n 1)
 	return $rc
 }
 
@@ -411,11 +409,10 @@ gl_poll() {
 	done
 }
 
-# gl_wait_disk: wait up to 60 s for gl_disks (a host scans asynchronously)
+# gl_wait_disk: wait up to 60 s (a host scans asynchronously) for the
+# hbatest.disks= SCSI disks; GL_DISK the last one's name
 gl_wait_disk() { gl_poll 600 gl_disks; }
 
-# gl_disks: true if the hbatest.disks= SCSI disks are there; GL_DISK the
-# last one's name
 # shellcheck disable=SC2034 # the caller's
 gl_disks() {
 	GL_DISK=""
