@@ -3,21 +3,17 @@
 #
 # tests/hba-alloc/run.sh [--reduced] [OPTION VALUE]...: mpt3sas on the
 # emulated SAS3008 (tests/hba/run.sh) while its DMA allocations fail, by
-# pool_fail= of test builds with the fault hook (tests/lib/cp_fault.c):
-# guest/hba-alloc (chainpool's slabs) and guest/hba-faultwalk (each
-# allocation of the attach in turn).  --reduced: the series tagged
-# hba-alloc, sampled cases; else KERNELS (default all), every case.
-# Options: --dir DIR (default build/hba-alloc), --tree DIR (the test
-# builds' source, default build/tree), --modules DIR (mpt3sas.ko, default
-# build/modules), --plan STEPS, and for tests/hba/run.sh --setups and
-# --timeout.  Behind the IOMMU (--setups iommu) its IOVA caches
-# keep hundreds of pages at N = 2048 with one-page slabs: past tolerance.
+# pool_fail= of test builds with the fault hook (tests/lib/cp_fault.c).
+# --reduced: the series tagged hba-alloc, sampled cases; else KERNELS
+# (default all), every case, plain only: behind the IOMMU its IOVA caches
+# keep hundreds of pages at N = 2048 with one-page slabs.  Options: --dir
+# DIR, --tree DIR (the test builds' source), --modules DIR, --plan STEPS,
+# and for tests/hba/run.sh --setups and --timeout.
 #
-# The test builds, cached in build/hba-alloc-test-build/ by the tree's
-# hash: mpt3sas_test_fault, and mpt3sas_test_rdpq in RDPQ array mode,
-# which the emulated HBA does not model: it allocates and releases in
-# RDPQ's layout but hands the HBA the contiguous queues at IOC Init, the
-# same memory while all queues fit in one RDPQ chunk (one CPU).
+# The test builds (cached by the tree's hash): mpt3sas_test_fault, and
+# mpt3sas_test_rdpq in RDPQ array mode, which the emulated HBA does not
+# model: it allocates in RDPQ's layout but hands the HBA the contiguous
+# queues at IOC Init, the same memory while they fit in one RDPQ chunk.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
