@@ -1,10 +1,7 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# KTAP results for the host-side test scripts, sourced, with the helper
-# names of the kernel's tools/testing/selftests/kselftest/ktap_helpers.sh.
-# ktap_finished prints the plan (if none was set up front, as TAP 13
-# allows) and the totals, and exits 1 if anything failed.
+# KTAP for the host-side test scripts, sourced: the helper names of the
+# kernel's tools/testing/selftests/kselftest/ktap_helpers.sh.
 
 KTAP_TESTNO=0
 KTAP_CNT_PASS=0
@@ -49,6 +46,23 @@ ktap_test_result() {
 	else
 		ktap_test_fail "$ktap_desc"
 	fi
+}
+
+# ktap_test_red DESC BRE CMD...: CMD must fail, saying something BRE matches
+ktap_test_red() {
+	ktap_desc=$1 ktap_re=$2
+	shift 2
+	if ktap_out=$("$@" 2>&1); then
+		ktap_desc="$ktap_desc: it passed"
+	elif printf '%s\n' "$ktap_out" | grep -q -- "$ktap_re"; then
+		printf '%s\n' "$ktap_out" | tail -n 3 | sed 's/^/# | /'
+		ktap_test_pass "$ktap_desc"
+		return
+	else
+		ktap_desc="$ktap_desc: not for that reason"
+	fi
+	printf '%s\n' "$ktap_out" | sed 's/^/# | /'
+	ktap_test_fail "$ktap_desc"
 }
 
 ktap_exit_fail_msg() {
