@@ -49,6 +49,7 @@ ktap_test_result() {
 }
 
 # ktap_test_red DESC BRE CMD...: CMD must fail, saying something BRE matches
+# (its output left in ktap_out)
 ktap_test_red() {
 	ktap_desc=$1 ktap_re=$2
 	shift 2
