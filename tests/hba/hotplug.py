@@ -4,20 +4,11 @@
 
     tests/hba/hotplug.py SERIAL_LOG QMP_SOCKET DISK [TIMEOUT]
 
-Follows the guest's serial log (tests/hba/guest/hba-lying, hba-unplug)
-and answers on the guest's QMP socket (tests/vm/run.sh --qmp):
-
-    hba-...: PLUG ID PROPS   blockdev-add of DISK as node ID-disk, then
-                             device_add sas3008,id=ID,bus=rp1,PROPS
-                             (driver= in PROPS: another chip) and a
-                             scsi-hd on its bus (phy 0)
-    hba-...: UNPLUG ID       device_del ID, QEMU's DEVICE_DELETED, and
-                             blockdev-del of the node it plugged
-    hba-...: DONE            the guest asks for nothing more
-
-Prints a line per request; exits 0 when every request was carried out
-and the guest said DONE, 1 when QEMU refused one, 2 when the guest or
-QEMU went away first.
+Follows the guest's serial log and answers on its QMP socket: "hba-...:
+PLUG ID PROPS" plugs a sas3008 (driver= in PROPS: another chip) with id
+ID and PROPS into rp1, with DISK on its phy 0; "UNPLUG ID" device_dels ID;
+"DONE" ends.  Exits 0 when every request was carried out and the guest
+said DONE, 1 when QEMU refused one, 2 when the guest or QEMU went away.
 """
 
 import json

@@ -145,10 +145,8 @@ diag_reset
 # a SCSI IO whose SGL chains to itself, in guest RAM at 1 MiB: frames of
 # 128 bytes from 0x100000 (SMID 1 at 0x100080)
 ioc_init 0x00100010 0x100000 0x200000 0x300000 >/dev/null
-i=0
-while [ $i -lt 16 ]; do
+for i in $(seq 0 15); do
 	send "writel $((0x300000 + 4 * i)) $((0x400000 + 128 * i))" >/dev/null
-	i=$((i + 1))
 done
 wr 0x48 15
 wr 0x6c 0
@@ -196,8 +194,8 @@ diag_reset
 ktap_test_result "mcpu: diag reset: READY" [ "$(state)" = 0x10000000 ]
 ktap_test_result "QEMU is still running" kill -0 "$qpid"
 # the trace event of each fault, with the code the Doorbell showed
-traced() { [ "$(grep -o 'sas3008_fault IOC fault 0x530[1-3]' "$dir/err" | sort -u | wc -l)" = 3 ]; }
-ktap_test_result "faults 0x5301 to 0x5303 traced" traced
+ktap_test_result "faults 0x5301 to 0x5303 traced" \
+	[ "$(grep -o 'sas3008_fault IOC fault 0x530[1-3]' "$dir/err" | sort -u | wc -l)" = 3 ]
 clean_err() { ! grep -qiE 'assert|abort|segmentation' "$dir/err"; }
 ktap_test_result "no assertion or crash on stderr" clean_err
 # stop it before closing its input (qtest complains on a closed stdin)
