@@ -141,8 +141,7 @@ done
 # worst first drift and the worst it settled to (free, slab pages)
 GL_RELOOKS=0 GL_RELOOK_DF=0 GL_RELOOK_DS=0 GL_SETTLED_DF=0 GL_SETTLED_DS=0
 # gl_mem_end's reference: the suite's best reading (gl_mem_best)
-GL_START_FREE=0
-GL_START_SLAB=999999999
+GL_START_FREE=0 GL_START_SLAB=999999999
 
 # gl_mem_base: the current readings as the starting point (settled twice:
 # RCU frees what the first settling dropped)
@@ -151,9 +150,7 @@ gl_mem_base() {
 	sleep 1
 	GL_FREE0=$(gl_free_pages)
 	GL_SLAB0=$(gl_slab_pages)
-	GL_FREE_DRIFT=0
-	GL_SLAB_DRIFT=0
-	GL_LEAKS=0
+	GL_FREE_DRIFT=0 GL_SLAB_DRIFT=0 GL_LEAKS=0
 	gl_mem_best
 	gl_say "memory: starting point $GL_FREE0 free pages, $GL_SLAB0 slab pages"
 }
@@ -311,16 +308,13 @@ gl_kmsg() {
 # gl_hba_chip N: the emulated HBA (tests/hba/sas3008.c) as the driver
 # sees it at max_sgl_entries=N: GL_CHIP its name in the driver's log,
 # GL_HBA its QEMU type, GL_TMPL the host template, GL_CFG its PCI config
-# space (the counters), and the driver's arithmetic
-# (_base_allocate_memory_pools()) with its IOC Facts: GL_SGE the elements
-# per I/O, GL_PER_IO the chains per I/O, GL_CHAINS the chain buffers.
-# A 128-byte frame holds 1 simple element and a chain (an MCPU endpoint's
-# 3 32-bit ones), a 128-byte chain segment 7 IEEE elements (9 MPI 2.0
-# ones on a SAS2 chip, 15 on the MCPU endpoint) and a chain, at most 128
-# chains an I/O; N is 16 to 2048, 16 whatever N on the MCPU endpoint.
-# The chains are GL_PER_IO for each SCSI IO SMID: RequestCredit -
-# HighPriorityCredit - 5 (an MCPU endpoint's less 10 internal SMIDs),
-# 10240 - 133 = 10107 on the SAS3008: 373,959 chains at N = 256.
+# space (the counters), and by _base_allocate_memory_pools() on its IOC
+# Facts GL_SGE the elements per I/O, GL_PER_IO the chains per I/O and
+# GL_CHAINS the chain buffers: a 128-byte frame holds 1 simple element
+# and a chain (an MCPU endpoint's 3 32-bit ones), a chain segment 7 IEEE
+# elements (9 MPI 2.0 ones, 15 on the MCPU endpoint) and a chain, up to
+# 128 chains per I/O, for each SCSI IO SMID: RequestCredit -
+# HighPriorityCredit - 5 (an MCPU endpoint's less 10 internal SMIDs).
 # shellcheck disable=SC2034 # set for the guest scripts
 gl_hba_chip() {
 	GL_CHIP=LSISAS3008 GL_HBA=sas3008 GL_TMPL=mpt3sas GL_CFG=""
