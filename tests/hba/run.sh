@@ -176,20 +176,17 @@ prepare_modules() {
 			[ ! -f "$ko" ] || cp "$ko" "$mods/$series/"
 		done
 		# sd_mod for the disk; loop, where the kernel has it as a
-		# module, for hba-pool-timing's loop device on it
-		for m in sd_mod loop; do
+		# module, for hba-pool-timing's loop device on it; the kernel's
+		# own mpt3sas, as mpt3sas_intree
+		for m in sd_mod loop mpt3sas; do
 			ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends $m 2>/dev/null |
 				awk '/^insmod/ {p=$2} END {print p}')
 			if [ -n "$ko" ]; then
-				decompress_ko "$ko" "$mods/$series/$m.ko"
-			elif [ $m = sd_mod ]; then
-				die "$series: the kernel has no sd_mod module"
+				decompress_ko "$ko" "$mods/$series/${m/#mpt3sas/mpt3sas_intree}.ko"
+			elif [ $m != loop ]; then
+				die "$series: the kernel has no $m module"
 			fi
 		done
-		# the kernel's own mpt3sas, under another file name
-		ko=$(modprobe -d "$MODDIR" -S "$KVER" --show-depends mpt3sas | awk '/^insmod/ {p=$2} END {print p}')
-		[ -n "$ko" ] || die "$series: the kernel has no mpt3sas module"
-		decompress_ko "$ko" "$mods/$series/mpt3sas_intree.ko"
 		echo "$KVER" > "$mods/$series/kver"
 	done
 }
@@ -219,9 +216,8 @@ disk_args() {
 	done
 }
 
-# round_row ROUND: its line of tests/hba/rounds into r_disks, r_setups
-# (those of the run it boots), r_kernels (likewise), r_hba, r_qemu,
-# r_cmdline and r_plan (the steps)
+# round_row ROUND: its line of tests/hba/rounds into r_* (the setups and
+# series: those of this run it boots; the plan: its steps)
 round_row() {
 	local a='' row f k
 
@@ -312,28 +308,22 @@ report_round() {
 		ktap_test_skip "$round: none of its setups or series in this run"
 		return
 	fi
-	# the guest scripts' own lines, per guest
+	# the guest scripts' own lines, and the hot-plugs, per guest
 	for series in $kernels; do
 		for setup in $setups; do
-			log=$dir/$series-$setup.log
+			log=$dir/$series-$setup.log f=$dir/$series-$setup.hotplug
 			[ -f "$log" ] || continue
 			tr -d '\r' < "$log" |
 				sed -n 's/^\(hba[a-z0-9-]*\): \(\(not \)\?ok [0-9]* .*\|FIGURES .*\)/\1: \2/p' |
 				sed "s/^/# $series $setup $round: /"
-		done
-	done
-	ktap_test_result "$round: the harness: $(tail -n 1 "$dir/harness.out")" \
-		grep -qE '^[0-9]+ passed, 0 failed$' "$dir/harness.out"
-	[ "$round" = unplug ] || [ "$round" = lying ] || return 0
-	for series in $kernels; do
-		for setup in $setups; do
-			f=$dir/$series-$setup.hotplug
-			[ -f "$dir/$series-$setup.log" ] || continue
+			[ "$round" = unplug ] || [ "$round" = lying ] || continue
 			ktap_test_result "$round: $series $setup: QEMU: $(tail -n 1 "$f" 2>/dev/null)" \
 				grep -q 'the guest is done' "$f"
 			rm -f "$dir/$series-$setup.img"
 		done
 	done
+	ktap_test_result "$round: the harness: $(tail -n 1 "$dir/harness.out")" \
+		grep -qE '^[0-9]+ passed, 0 failed$' "$dir/harness.out"
 }
 
 # ns VALUE FACTOR: VALUE * FACTOR, or null for none
@@ -344,9 +334,6 @@ ns() { case $1 in -|'') echo null ;; *) echo $(($1 * $2)) ;; esac; }
 # attach to other disks in memory not preallocated
 records() {
 	local round series setup log kver iommu shutdown_us fig timed
-	local f_n f_allocator f_chains f_attach_ms f_rmmod_ms f_chain_alloc_us f_chain_free_us
-	local f_keep f_hba f_load f_disks f_load_ms f_pools_ms f_init_ms f_discovery_ms f_scan_ms
-	local driver chains shut
 
 	timed=$(tr ' ' '\n' <<<"$rounds" | grep timing- || echo "$rounds")
 	for round in $timed; do
