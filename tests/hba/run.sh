@@ -378,11 +378,7 @@ records() {
 results() {
 	local how reduced secs
 	records > "$out/records"
-	{
-		echo '{"records":['
-		paste -sd, "$out/records"
-		echo ']}'
-	} > "$out/results.json"
+	printf '{"records":[\n%s\n]}\n' "$(paste -sd, "$out/records")" > "$out/results.json"
 	how=tests/hba/run.sh reduced='' secs=$SECONDS
 	[ "$variant" = reduced ] && how="$how --reduced" reduced=--reduced
 	# make hbatest: the fault walk ran first, from --started (epoch s)
@@ -413,10 +409,7 @@ main() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--reduced) variant=reduced; shift; continue ;;
-		-*) [ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... [ROUND...]" ;;
-		*) rounds+=" $1"; shift; continue ;;
-		esac
-		case $1 in
+		-*) [ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... [ROUND...]" ;;&
 		--name) LOG_TAG=$2 ;;
 		--dir) out=$2 ;;
 		--setups) setups=$2 ;;
@@ -426,7 +419,8 @@ main() {
 		--scripts) guest_dir=$2 ;;
 		--modules) modules_dir=$2 ;;
 		--started) started=$2 ;;
-		*) die "usage: $0 [--reduced] [OPTION VALUE]... [ROUND...]" ;;
+		-*) die "usage: $0 [--reduced] [OPTION VALUE]... [ROUND...]" ;;
+		*) rounds+=" $1"; shift; continue ;;
 		esac
 		shift 2
 	done
