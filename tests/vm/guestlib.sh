@@ -209,11 +209,7 @@ gl_mem_verdict() {
 # the best reading so far (most free, least slab), so memory given back
 # late cannot hide a later leak.  After a confirmed leak, one look each.
 gl_mem_check() {
-	if [ "$GL_LEAKS" = 0 ]; then
-		gl_mem_look "$GL_FREE0" "$GL_SLAB0"
-	else
-		gl_mem_look "$GL_FREE0" "$GL_SLAB0" 1
-	fi
+	gl_mem_look "$GL_FREE0" "$GL_SLAB0" $((GL_LEAKS ? 1 : 99))
 	gl_mem_verdict "$1" $?
 	[ "$gl_df" -le "$GL_FREE_DRIFT" ] || GL_FREE_DRIFT=$gl_df
 	[ "$gl_ds" -le "$GL_SLAB_DRIFT" ] || GL_SLAB_DRIFT=$gl_ds
