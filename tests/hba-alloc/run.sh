@@ -100,9 +100,7 @@ for series in $KERNELS; do
 	mkdir -p "$mods/$series"
 	cp "$moddir/$series/mpt3sas.ko" "$mods/$series/"
 	build_test "$series" mpt3sas_test_fault
-	if grep -q '^@hba-faultwalk ' <<<"$steps"; then
-		build_test "$series" mpt3sas_test_rdpq "$rdpq_sed"
-	fi
+	! grep -q '^@hba-faultwalk ' <<<"$steps" || build_test "$series" mpt3sas_test_rdpq "$rdpq_sed"
 done
 
 # Two boots: guest/hba-alloc's plan lines plainly, then the walk's with
