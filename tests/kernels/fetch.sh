@@ -1,20 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# tests/kernels/fetch.sh [--refresh] SERIES
-#
-# A series of tests/kernels/series into build/kernels/SERIES/: a Debian
-# kernel (its newest ABI: image, the modules the guests load, a build dir)
-# or a bundle unpacked; debug is built (debug-kernel.sh).  Writes and
-# prints build/kernels/SERIES/env:
-#
-#   KVER        uname -r of the kernel
-#   KDIR        prepared build dir: make -C "$KDIR" M=... $KMAKEFLAGS modules
-#   KMAKEFLAGS  extra make arguments needed for KDIR (e.g. CC=gcc-12)
-#   VMLINUZ     kernel image to boot
-#   MODDIR      root dir holding lib/modules/$KVER (depmod -b / modprobe -d)
-#
-# A second run prints the cached env; --refresh resolves the newest again.
+# tests/kernels/fetch.sh [--refresh] SERIES: a series of tests/kernels/series
+# into build/kernels/SERIES/, its env written and printed (docs/testing.md);
+# a second run prints it again, --refresh looks for Debian's newest again.
 
 set -eu
 LOG_TAG=fetch
@@ -70,8 +58,10 @@ bundle) unbundle ;;
 debian) ;;
 *) die "$SERIES: a $SOURCE series is not fetched" ;;
 esac
-SUITES=$(series_suites "$SERIES")
-ABI_RE=$(series_abi_regex "$SERIES")
+# SUITES:ABI_RE, the Debian suites and the ERE of linux-headers-<ABI>-amd64
+ORIGIN=$(series_field "$SERIES" 3)
+SUITES=$(echo "${ORIGIN%%:*}" | tr , ' ')
+ABI_RE=${ORIGIN#*:}
 
 if [ $refresh = 0 ] && [ -s "$SDIR/env" ]; then
 	cat "$SDIR/env"

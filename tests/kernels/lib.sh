@@ -68,7 +68,7 @@ bundle_release() {
 	tar -tJf "$KERNEL_BUNDLES/$1.tar.xz" | sed -n 's|^\./lib/modules/\([^/]*\)/$|\1|p' | head -n 1
 }
 
-# series_field SERIES N: field N of the series' line (2 SOURCE, 3 ORIGIN).
+# series_field SERIES N: field N of the series' line (2 SOURCE, 3 ORIGIN)
 series_field() {
 	local f
 	f=$(series_table | awk -v n="$1" -v i="$2" '$1 == n { print $i; exit }')
@@ -88,16 +88,6 @@ bundles_note() {
 	else
 		echo "none in KERNEL_BUNDLES=$KERNEL_BUNDLES: those series are skipped (tests/kernels/bundle.sh makes one from a distribution's kernel source)"
 	fi
-}
-
-# Debian suites to read for a debian series.
-series_suites() {
-	series_field "$1" 3 | sed 's/:.*//; s/,/ /g'
-}
-
-# the ERE of a debian series' ABI, as in linux-headers-<ABI>-amd64
-series_abi_regex() {
-	series_field "$1" 3 | sed 's/^[^:]*://'
 }
 
 # series_env SERIES: path of the env file written by fetch.sh.
