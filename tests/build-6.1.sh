@@ -1,10 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# Build mpt3sas.ko against Debian 12's 6.1 headers with -Werror on our own
-# files, then check what modinfo reports: our version string, the 6.1
-# vermagic, and the allocator's parameters (chainpool is linked in); and
-# that no fault injection is in it.
+# mpt3sas.ko as it ships, built against Debian 12's 6.1 headers.
 
 set -eu
 

@@ -1,10 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# tests/debug-kernel.sh (make check-debug): build the debug kernel
-# (tests/kernels/debug-kernel.sh) and run in it the in-kernel tests, the
-# driver steps and the reliability suites' reduced sample, plainly and
-# behind an IOMMU; any KASAN, kmemleak, DMA-API or lockdep splat fails.
+# make check-debug: the VM suites in the debug kernel (docs/testing.md).
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

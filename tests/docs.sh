@@ -1,9 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# tests/docs.sh: the documentation is what its sources say (make docs),
-# README.md keeps its install commands near the top, and nothing names
-# how it was made.
+# The documentation: generated tables, README.md's shape, what it names.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,11 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# tests/host-unchanged.sh save FILE | compare FILE
-#
-# What make check must leave as it found it: the dpkg database, the mount
-# points, the files and links under the directories below (sha256).
-# compare exits 1 on a difference; the output is KTAP diagnostics.
+# tests/host-unchanged.sh save FILE | compare FILE: what make check must
+# leave as it found it; compare exits 1 on a difference.
 
 set -eu
 

@@ -1,10 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# `make matrix`: build mpt3sas.ko and chainpool_test.ko, -Werror on our
-# files, against each series of KERNELS (default: all) into
-# build/modules/<series>/; one KTAP result per series, a table of the
-# probes, then "N passed, N failed".
+# make matrix: mpt3sas.ko and chainpool_test.ko, -Werror on our files,
+# for each series of KERNELS (default: all) in build/modules/SERIES/.
 
 set -u
 

@@ -1,11 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# no-upstream-tracked.sh [REPO]: no tracked file of REPO (default: this
-# checkout) is an upstream file, bears an upstream driver file's name or
-# repeats a run of upstream driver lines (patches may).  Without REPO, it
-# first proves on a scratch clone that it catches a planted file and a
-# pasted function.
+# no-upstream-tracked.sh [REPO]: no upstream code tracked in REPO (default:
+# this checkout, after a self-test on a scratch clone).
 
 set -eu
 
