@@ -338,6 +338,11 @@ gl_hba_chip() {
 	GL_CHAINS=$((GL_PER_IO * gl_depth))
 }
 
+# gl_hosts ERE: the SCSI hosts whose driver's name (proc_name) ERE matches
+gl_hosts() {
+	grep -lxE "$1" /sys/class/scsi_host/host*/proc_name 2>/dev/null | cut -d/ -f5
+}
+
 # gl_attach MODULE PARAM...: insmod MODULE (mpt3sas or a build of it) and,
 # if the probe made an mpt3sas or mpt2sas SCSI host, wait for its disks
 # (gl_wait_disk).  Sets rc (insmod's status, also returned), host and disk
@@ -348,12 +353,7 @@ gl_attach() {
 	gl_klog > /dev/null
 	gl_load "$@"
 	rc=$?
-	host=""
-	for gl_h in /sys/class/scsi_host/host*; do
-		case $(cat "$gl_h/proc_name" 2>/dev/null) in
-		mpt3sas | mpt2sas) host=${gl_h##*/} ;;
-		esac
-	done
+	host=$(gl_hosts 'mpt[23]sas' | tail -n 1)
 	disk=""
 	if [ -n "$host" ] && gl_wait_disk; then
 		disk=$GL_DISK
