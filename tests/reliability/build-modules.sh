@@ -1,16 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-#   build-modules.sh [--mpt3sas DIR] SERIES KVER KDIR OUTDIR
-#
-# tests/reliability/run.sh's modules, by scripts/build-modules.sh from a
-# private copy of the checkout: chainpool_test.ko, and mpt3sas.ko from
-# build/tree with the checkout's files of ours, or from DIR/SERIES/.
+# build-modules.sh [--mpt3sas DIR] SERIES KVER KDIR OUTDIR: the modules of
+# the suites in QEMU by scripts/build-modules.sh from a private copy of the
+# checkout: chainpool_test.ko, and mpt3sas.ko from build/tree with the
+# checkout's files of ours, or DIR/SERIES/'s.
 
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 mpt3sas_dir=''
 if [ "$1" = --mpt3sas ]; then
 	mpt3sas_dir=$2

@@ -1,12 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
 # The guest's memory check (gl_mem_* of tests/vm/guestlib.sh) on made-up
-# readings, as no guest shows a transient on demand.  Prints KTAP.
+# readings, as no guest shows a transient on demand.
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=tests/lib/ktap.sh

@@ -1,14 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# tests/reliability/run.sh [--reduced] [OPTION VALUE]...: every suite of
-# guest/ (docs/testing.md) in one guest boot per kernel series and setup
-# (tests/vm/run.sh).  --reduced: the series tagged reliability, plain,
-# the suites' reduced arguments; else KERNELS (default all), plain and
-# iommu.  Options: --setups LIST, --timeout S, --modules DIR or --build
-# CMD (default: build-modules.sh), --steps FILE (instead of the suites'),
-# --dir DIR (default build/reliability), --no-prefetch.  Prints one KTAP
-# result per suite and guest, then "N passed, N failed".
+# tests/reliability/run.sh [--reduced] [OPTION VALUE]...: the suites of
+# guest/ in one boot per kernel series and setup (tests/vm/run.sh).
+# --reduced: the series tagged reliability, plain, the suites' reduced
+# arguments; else KERNELS (default all), plain and iommu.  Options: --setups
+# LIST, --timeout S, --modules DIR or --build CMD (default:
+# build-modules.sh), --steps FILE (instead of the suites'), --dir DIR
+# (default build/reliability), --no-prefetch.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
