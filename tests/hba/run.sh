@@ -191,21 +191,6 @@ prepare_modules() {
 	done
 }
 
-# make_disk: one 64 MiB disk; its first sector carries a token the guest
-# must read through the HBA.  Each guest writes to its own snapshot of it.
-# Sets $token, $disk and $stall, the sector the HBA holds once per attach,
-# for the task abort check.
-make_disk() {
-	token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
-	disk=$out/disk0.img
-	rm -f "$disk"
-	truncate -s 64M "$disk"
-	printf 'hbatest %s\n' "$token" | dd of="$disk" conv=notrunc status=none
-	stall=120000
-	printf 'hbatest-stall %s\n' "$token" |
-		dd of="$disk" bs=512 seek=$stall conv=notrunc status=none
-}
-
 # disk_args N: N disks on the HBA's phys, each a snapshot of the one image
 disk_args() {
 	local i
@@ -432,7 +417,16 @@ main() {
 	qemu=$("$here/qemu.sh" | tail -n 1)
 	[ -x "$qemu" ] || die "$qemu missing after tests/hba/qemu.sh"
 	prepare_modules
-	make_disk
+	# one 64 MiB disk, each guest writing to its own snapshot of it: the
+	# guest must read the token in sector 0 through the HBA, and in sector
+	# $stall, which the HBA holds once per attach for the task abort check
+	token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+	disk=$out/disk0.img stall=120000
+	rm -f "$disk"
+	truncate -s 64M "$disk"
+	printf 'hbatest %s\n' "$token" | dd of="$disk" conv=notrunc status=none
+	printf 'hbatest-stall %s\n' "$token" |
+		dd of="$disk" bs=512 seek=$stall conv=notrunc status=none
 	# the HBA behind a PCIe root port, as in a server: hot-pluggable; the
 	# round's HBA type (its line's HBA field, default sas3008) replaces @HBA@
 	args="-L /usr/share/qemu -L /usr/share/seabios -cpu max
