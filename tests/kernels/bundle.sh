@@ -1,19 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
 # tests/kernels/bundle.sh [--out DIR] [--fragment FILE] NAME SRC RELEASE
 #                          [CONFIG] [-- MAKE_ARGS...]
-#
-# Make a kernel bundle (docs/testing.md) from a distribution's
-# kernel source tree SRC: DIR/NAME.tar.xz (default build/bundles).
-# RELEASE (uname -r) picks the layout, RHEL's kernel-devel and .ko.xz for
-# *.el[0-9]*, else Debian's and Ubuntu's linux-headers.  CONFIG, cut down
-# by localmodconfig to the modules the tests load, or tinyconfig; then
-# bundle.config, which must hold in the result, and FILE merged over it.
+# A kernel bundle (docs/testing.md), DIR/NAME.tar.xz (default build/bundles),
+# from a distribution's kernel source SRC.  RELEASE (uname -r) picks the
+# layout: RHEL's kernel-devel and .ko.xz for *.el[0-9]*, else linux-headers.
+# CONFIG cut down by localmodconfig to the modules the tests load, or
+# tinyconfig; then bundle.config, which must hold, and FILE merged over it.
 # MAKE_ARGS go to every make; with SKIP_STACK_VALIDATION=1 (4.18's objtool,
-# built by a new gcc, crashes) the shipped configuration says
-# CONFIG_STACK_VALIDATION is not set, so that external modules skip
-# objtool as the kernel did.
+# built by a new gcc, crashes) the shipped configuration has no
+# CONFIG_STACK_VALIDATION, so that external modules skip objtool too.
 
 set -eu
 LOG_TAG=bundle

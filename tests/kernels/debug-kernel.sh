@@ -1,12 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# tests/kernels/debug-kernel.sh: build the "debug" kernel series from
-# Debian's linux-source-6.1, tinyconfig with tests/kernels/debug.config
-# (KASAN, kmemleak, DMA_API_DEBUG, lockdep, fault injection), into
-# build/kernels/debug/ with fetch.sh's env file (fetch.sh debug runs this).
-# A second run only prints the env, unless debug.config or this script
-# changed.
+# The "debug" series (fetch.sh debug runs this): Debian's linux-source-6.1,
+# tinyconfig and debug.config, with fetch.sh's env file; built again only
+# when debug.config or this script changes.
 
 set -eu
 LOG_TAG=debug-kernel
