@@ -233,17 +233,16 @@ round_row() {
 	[ -z "$a" ] || r_plan=${r_plan// A / $a }
 }
 
-# run_round ROUND: boot its guests (or run malformed.sh) into $out/ROUND/
+# run_round ROUND: boot its guests (or run malformed.sh) into $out/ROUND/,
+# their summary in harness.out
 run_round() {
-	local round=$1 dir=$out/$1 watchers="" series setup rc w
+	local round=$1 dir=$out/$1 watchers="" series setup w
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	if [ "$round" = malformed ]; then
-		rc=0
-		"$here/malformed.sh" "$qemu" > "$dir/malformed.log" 2>&1 || rc=$?
-		echo "$rc" > "$dir/status"
-		log "round $round: $(tail -n 1 "$dir/malformed.log") (exit $rc)"
+		"$here/malformed.sh" "$qemu" > "$dir/harness.out" 2>&1 || true
+		log "round $round: $(tail -n 1 "$dir/harness.out")"
 		return
 	fi
 	round_row "$round"
@@ -284,11 +283,6 @@ run_round() {
 report_round() {
 	local round=$1 dir=$out/$1 series setup log f
 
-	if [ "$round" = malformed ]; then
-		ktap_test_result "malformed requests (tests/hba/malformed.sh): $(tail -n 1 "$dir/malformed.log")" \
-			[ "$(cat "$dir/status")" = 0 ]
-		return
-	fi
 	if [ ! -f "$dir/harness.out" ]; then
 		ktap_test_skip "$round: none of its setups or series in this run"
 		return
@@ -307,7 +301,7 @@ report_round() {
 			rm -f "$dir/$series-$setup.img"
 		done
 	done
-	ktap_test_result "$round: the harness: $(tail -n 1 "$dir/harness.out")" \
+	ktap_test_result "$round: $(tail -n 1 "$dir/harness.out")" \
 		grep -qE '^[0-9]+ passed, 0 failed$' "$dir/harness.out"
 }
 
