@@ -2,14 +2,14 @@
 /*
  * Force-included in test builds (CP_FAULT=1): in the driver's files each
  * dma_alloc_coherent() is a fault point of cp_fault.c named by its caller,
- * each k*alloc() one named by caller and line (kzalloc_obj() too); in
- * chainpool's (CP_FAULT_SLABS) a slab may come back across 4 GiB.
+ * each kmalloc(), kzalloc(), kcalloc() and krealloc() one named by caller
+ * and line (kzalloc_obj() too); in chainpool's (CP_FAULT_SLABS) a slab may
+ * come back across 4 GiB.
  */
 #ifndef CP_FAULT_H
 #define CP_FAULT_H
 
 #include <linux/dma-mapping.h>
-#include <linux/mm.h>
 #include <linux/slab.h>
 
 void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
@@ -42,11 +42,6 @@ static inline void *cp_real_kzalloc(size_t n, gfp_t gfp)
 	return kzalloc(n, gfp);
 }
 
-static inline void *cp_real_kmalloc_array(size_t n, size_t size, gfp_t gfp)
-{
-	return kmalloc_array(n, size, gfp);
-}
-
 static inline void *cp_real_kcalloc(size_t n, size_t size, gfp_t gfp)
 {
 	return kcalloc(n, size, gfp);
@@ -57,35 +52,17 @@ static inline void *cp_real_krealloc(const void *p, size_t n, gfp_t gfp)
 	return krealloc(p, n, gfp);
 }
 
-static inline void *cp_real_kvmalloc(size_t n, gfp_t gfp)
-{
-	return kvmalloc(n, gfp);
-}
-
-static inline void *cp_real_kvzalloc(size_t n, gfp_t gfp)
-{
-	return kvzalloc(n, gfp);
-}
-
 #define CP_FAULT_KMALLOC(call) \
 	(cp_fault_kmalloc(__func__, __LINE__) ? NULL : (call))
 
 #undef kmalloc
 #undef kzalloc
-#undef kmalloc_array
 #undef kcalloc
 #undef krealloc
-#undef kvmalloc
-#undef kvzalloc
 #define kmalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kmalloc(n, gfp))
 #define kzalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kzalloc(n, gfp))
-#define kmalloc_array(n, size, gfp) \
-	CP_FAULT_KMALLOC(cp_real_kmalloc_array(n, size, gfp))
-#define kcalloc(n, size, gfp) \
-	CP_FAULT_KMALLOC(cp_real_kcalloc(n, size, gfp))
+#define kcalloc(n, size, gfp)	CP_FAULT_KMALLOC(cp_real_kcalloc(n, size, gfp))
 #define krealloc(p, n, gfp)	CP_FAULT_KMALLOC(cp_real_krealloc(p, n, gfp))
-#define kvmalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kvmalloc(n, gfp))
-#define kvzalloc(n, gfp)	CP_FAULT_KMALLOC(cp_real_kvzalloc(n, gfp))
 #endif /* CP_FAULT_SLABS */
 
 #endif /* CP_FAULT_H */
