@@ -1,29 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * chainpool's fault hook, for test builds only (CHAINPOOL_FAULT_INJECTION):
- * the test build of mpt3sas.ko (tests/hba-alloc) and chainpool_test.ko
- * link it; mpt3sas.ko as shipped does not.
+ * chainpool_test.ko and the test builds of mpt3sas.ko (tests/hba-alloc).
  *
- * pool_fail=OP:NAME:N[+] fails the Nth call of OP on NAME since the
- * parameter was written.  OP: create (a pool creation), alloc (an
- * allocation from a pool: single, zeroed or bulk, one each), coherent (a
- * dma_alloc_coherent() of the driver; NAME is the calling function),
- * slab (a slab of chainpool, as if memory ran out; counted per pool:
- * creating a pool of NAME restarts it), topslab (a slab of a pool's
- * largest order, so that a smaller one is tried) or kmalloc (a k*alloc()
- * of the driver; NAME is the calling function and line, FUNCTION.LINE).
- * NAME is '_' for ' ', or '*' for any.  N '*' fails every such call; a
- * trailing '+' fails every later create, alloc, coherent and kmalloc
- * call too, as memory that runs out there.  pool_fail=trace fails
- * nothing and logs the points: every create and coherent call and the
- * first alloc and kmalloc of each name.
- *
- * pool_fail=cross4g:NAME:N fails nothing: once, the Nth slab of chainpool's
- * pool NAME comes back with a DMA address that puts the slab across a
- * 4 GiB line (CROSS4G_DMA), as the coherent allocation could on a
- * machine with memory above 4 GiB.  The memory is the real allocation's;
- * dma_free_coherent() takes the address back.  The driver must check the
- * block before handing it to the HBA and retry with a 32-bit mask.
+ * pool_fail=OP:NAME:N[+] fails the Nth call of OP on NAME since it was
+ * written: create, alloc (single, zeroed or bulk), coherent (NAME: the
+ * calling function), slab (counted anew for each pool of NAME), topslab (a
+ * slab of a pool's largest order) or kmalloc (NAME: FUNCTION.LINE).  NAME
+ * '_' is ' ', '*' any; N '*' fails every call; '+' every later create,
+ * alloc, coherent and kmalloc call too.  pool_fail=trace fails nothing and
+ * logs the points.
+ * pool_fail=cross4g:NAME:N fails nothing: once, the Nth slab of pool NAME
+ * gets a DMA address across 4 GiB (the memory real), as a machine with
+ * memory above 4 GiB could give; the driver must not hand it to the HBA.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -181,13 +170,14 @@ module_param_cb(pool_fail, &pool_fail_ops, NULL, 0600);
 MODULE_PARM_DESC(pool_fail,
 		 "test build: fail a DMA allocation: OP:NAME:N[+], trace, or off (default)");
 
-/* Count a call of @op at @name; should it fail?  @dev may be NULL. */
-static bool cp_fault_point(unsigned int op, const char *name,
-			   struct device *dev)
+/* A call of @op at @name (the pool, or the caller): should it fail? */
+bool chainpool_fault(enum chainpool_fault_op op, const char *name,
+		     struct device *dev)
 {
 	bool slab = op == CHAINPOOL_FAULT_SLAB || op == CHAINPOOL_FAULT_TOP_SLAB;
 	bool fail = false, log, cross = false;
 	struct cp_fault_spec *f = &cp_fault.spec;
+	const char *who = dev ? dev_name(dev) : "mpt3sas";
 	char key[CP_FAULT_NAME_LEN];
 	unsigned long flags;
 	unsigned int i;
@@ -232,26 +222,13 @@ static bool cp_fault_point(unsigned int op, const char *name,
 	if (cross)
 		dev_warn(dev, "pool_fail: cross4g:%s:%u: the slab's DMA address is moved across 4 GiB\n",
 			 key, n);
-	if (log && fail && dev)
-		dev_warn(dev, "pool_fail: %s:%s:%u fails\n", cp_fault_ops[op],
-			 key, n);
-	else if (log && fail)
-		pr_warn("mpt3sas: pool_fail: %s:%s:%u fails\n",
-			cp_fault_ops[op], key, n);
-	else if (log && dev)
-		dev_info(dev, "pool_fail: point %s:%s:%u\n", cp_fault_ops[op],
-			 key, n);
+	if (log && fail)
+		pr_warn("%s: pool_fail: %s:%s:%u fails\n", who, cp_fault_ops[op],
+			key, n);
 	else if (log)
-		pr_info("mpt3sas: pool_fail: point %s:%s:%u\n",
-			cp_fault_ops[op], key, n);
+		pr_info("%s: pool_fail: point %s:%s:%u\n", who, cp_fault_ops[op],
+			key, n);
 	return fail;
-}
-
-/* chainpool's fault points: @name is the pool, or the calling function. */
-bool chainpool_fault(enum chainpool_fault_op op, const char *name,
-		     struct device *dev)
-{
-	return cp_fault_point(op, name, dev);
 }
 
 /* A k*alloc() of the driver: should it fail? */
@@ -259,10 +236,8 @@ bool cp_fault_kmalloc(const char *caller, unsigned int line)
 {
 	char name[CP_FAULT_NAME_LEN];
 
-	if (!READ_ONCE(cp_fault.spec.armed))
-		return false;
 	snprintf(name, sizeof(name), "%s.%u", caller, line);
-	return cp_fault_point(CP_OP_KMALLOC, name, NULL);
+	return chainpool_fault(CP_OP_KMALLOC, name, NULL);
 }
 
 /* The driver's dma_alloc_coherent(), a fault point named by @caller. */
