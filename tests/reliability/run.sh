@@ -18,19 +18,16 @@ variant=full setups='' timeout='' steps_file='' vm_dir=$top/build/reliability
 vm_opts=() build=(--build "$here/build-modules.sh")
 while [ $# -gt 0 ]; do
 	case $1 in
-	--reduced) variant=reduced; shift; continue ;;
-	--no-prefetch) vm_opts+=("$1"); shift; continue ;;
-	esac
-	[ $# -ge 2 ] || die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)"
-	case $1 in
-	--setups) setups=$2 ;;
-	--timeout) timeout=$2 ;;
-	--steps) steps_file=$2 ;;
-	--modules | --build) build=("$1" "$2") ;;
-	--dir) vm_dir=$2 ;;
+	--reduced) variant=reduced ;;
+	--no-prefetch) vm_opts+=("$1") ;;
+	--setups) setups=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--steps) steps_file=$2; shift ;;
+	--modules | --build) build=("$1" "$2"); shift ;;
+	--dir) vm_dir=$2; shift ;;
 	*) die "usage: $0 [--reduced] [OPTION VALUE]... (see its header)" ;;
 	esac
-	shift 2
+	shift
 done
 if [ $variant = reduced ]; then
 	kernels=${KERNELS:-$(kernel_series reliability)}
@@ -54,7 +51,7 @@ suite_steps() {
 if [ -n "$steps_file" ]; then
 	steps=$(grep -v '^#' "$steps_file")
 else
-	steps=$(suite_steps $variant) || exit 2
+	steps=$(set -o pipefail; suite_steps $variant) || exit 2
 fi
 
 # shellcheck source=tests/vm/lib.sh
