@@ -1,10 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/rpm-fixtures.sh OUTDIR: inside the RPM root, a dnf
-# repository (createrepo_c) of the RPMs that stand in for RHEL's, EPEL's and
-# ELRepo's (docs/testing.md): the same names, versions and file layout,
-# Debian-built binaries, and no dependencies beyond those.
+# rpm-fixtures.sh OUTDIR: inside the RPM root, a dnf repository of stand-ins
+# for RHEL's, EPEL's and ELRepo's RPMs (docs/testing.md): their names,
+# versions and file layout, Debian-built binaries.
 
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,13 +21,13 @@ work=$out.work
 rm -rf "$work" "$out"
 mkdir -p "$work" "$out"
 
-# mkrpm NAME VERSION RELEASE ARCH STAGE FILELIST [PREAMBLE [SCRIPTLETS]]:
-# an RPM of the files under STAGE named in FILELIST (%files lines).
+# mkrpm NAME VERSION RELEASE ARCH STAGE FILES [PREAMBLE [SCRIPTLETS]]: an
+# RPM of the files under STAGE (made if missing) that FILES (%files lines) names.
 mkrpm() {
 	local name=$1 ver=$2 rel=$3 arch=$4 stage=$5 files=$6 pre=${7:-} scripts=${8:-}
 	local td=$work/rpmbuild-$name-$ver spec
 	rm -rf "$td"
-	mkdir -p "$td/SPECS"
+	mkdir -p "$td/SPECS" "$stage"
 	spec=$td/SPECS/$name.spec
 	cat >"$spec" <<EOF
 Name: $name
@@ -44,7 +43,7 @@ A test fixture of mpt3sas-chainpool's RPM tests: $name as RHEL lays it out.
 mkdir -p %{buildroot}
 cp -a $stage/. %{buildroot}/
 %files
-$(cat "$files")
+$files
 $scripts
 EOF
 	local target=()
@@ -62,8 +61,7 @@ EOF
 # --- dkms from Debian's source, install-redhat
 log "dkms: Debian's source from $dkms_suite"
 kapt_init "$work/apt" "$dkms_suite"
-sed 's/^deb /deb-src /' "$work/apt/sources.list" >"$work/apt/sources.list.src"
-mv "$work/apt/sources.list.src" "$work/apt/sources.list"
+sed -i 's/^deb /deb-src /' "$work/apt/sources.list"
 kapt apt-get update >&2 || die "apt-get update ($dkms_suite sources) failed"
 # The upstream tarball is what counts (install-redhat is upstream's); the
 # archive may not serve the .dsc, so the orig tarball is unpacked by hand.
@@ -77,31 +75,29 @@ tar -xf "$orig" -C "$work/dkms-src" --strip-components=1
 mkdir -p "$work/stage-dkms"
 make -C "$work/dkms-src" install-redhat DESTDIR="$work/stage-dkms" >&2 ||
 	die "make install-redhat failed"
-{
-	(cd "$work/stage-dkms" && find . ! -type d | sed 's|^\.||' | sort)
-	echo "%dir /var/lib/dkms"
-	echo "%dir /etc/dkms/framework.conf.d"
-	echo "%dir /usr/lib/dkms"
-} >"$work/files-dkms"
-log "dkms $dver: $(wc -l <"$work/files-dkms") files"
-mkrpm dkms "$dver" 1.fixture noarch "$work/stage-dkms" "$work/files-dkms" \
+files=$(cd "$work/stage-dkms" && find . ! -type d | sed 's|^\.||' | sort)
+log "dkms $dver: $(wc -l <<<"$files") files"
+mkrpm dkms "$dver" 1.fixture noarch "$work/stage-dkms" "$files
+$(printf '%%dir %s\n' /var/lib/dkms /etc/dkms/framework.conf.d /usr/lib/dkms)" \
 	"BuildArch: noarch
 Requires: gcc make kmod elfutils-libelf-devel
 Recommends: kernel-devel"
 
 # --- kernels
+# vr KVER: its version in $v, its release in $r
+vr() {
+	v=${1%%-*} r=${1#*-}
+	r=${r%.x86_64}
+}
 # core_rpm STAGE KVER [CRC_OF]: kernel-core of the tree at STAGE (its
 # lib/modules/KVER); CRC_OF=SYMBOL gives that symbol another CRC.
 core_rpm() {
-	local st=$1 kver=$2 crc_of=${3:-} v r m
-	v=${kver%%-*}
-	r=${kver#*-}
-	r=${r%.x86_64}
-	m=/lib/modules/$kver
+	local st=$1 kver=$2 crc_of=${3:-} v r m=/lib/modules/$2 files
+	vr "$kver"
 	awk -v s="$crc_of" 'BEGIN { FS = OFS = "\t" }
 		$2 == s { $1 = sprintf("0x%08x", xor(strtonum($1), 1)) } { print }' \
 		"$work/symvers-$kver" | gzip -9n >"$st$m/symvers.gz"
-	{
+	files=$(
 		printf '%s\n' "%dir $m" "%dir $m/weak-updates" "$m/kernel" "$m/build" \
 			"$m/vmlinuz" "$m/System.map" "$m/config" "$m/symvers.gz"
 		# depmod's inputs are files of the package, its outputs %ghost
@@ -112,7 +108,7 @@ core_rpm() {
 			! -name modules.builtin ! -name modules.builtin.modinfo -printf "%%ghost $m/%f\n")
 		printf "%%ghost /boot/%s-$kver\n" vmlinuz System.map config
 		echo "%ghost %attr(0600, root, root) /boot/initramfs-$kver.img"
-	} >"$work/files-core-$kver"
+	)
 	mkdir -p "$st/boot" "$st$m/weak-updates"
 	for f in vmlinuz System.map config; do : >"$st/boot/$f-$kver"; done
 	: >"$st/boot/initramfs-$kver.img"
@@ -120,7 +116,7 @@ core_rpm() {
 	# kernel-install (its plugins: dkms's, then dracut's) in %posttrans and
 	# %preun; kernel(<symbol>) = <CRC> as RHEL's kabi.sh and
 	# find-provides.ksyms provide them.
-	mkrpm kernel-core "$v" "$r" x86_64 "$st" "$work/files-core-$kver" \
+	mkrpm kernel-core "$v" "$r" x86_64 "$st" "$files" \
 		"Provides: kernel = $v-$r, kernel-modules = $v-$r, kernel-uname-r = $kver
 Provides: installonlypkg(kernel)
 Requires: el-base
@@ -143,10 +139,10 @@ elrepo_rpm() {
 	xz -dc "$2" >"$st$d/mpt3sas.ko"
 	ver=$(modinfo -F version "$st$d/mpt3sas.ko" | tr -- - .)
 	echo "override mpt3sas * weak-updates/mpt3sas" >"$st/etc/depmod.d/kmod-mpt3sas.conf"
-	printf '%s\n' "%dir $d" "$d/mpt3sas.ko" "%config /etc/depmod.d/kmod-mpt3sas.conf" >"$work/files-elrepo"
 	dist=${1%.x86_64}
 	dist=${dist##*.}
-	mkrpm kmod-mpt3sas "$ver" "1.$dist.elrepo" x86_64 "$st" "$work/files-elrepo" \
+	mkrpm kmod-mpt3sas "$ver" "1.$dist.elrepo" x86_64 "$st" \
+		"$(printf '%s\n' "%dir $d" "$d/mpt3sas.ko" "%config /etc/depmod.d/kmod-mpt3sas.conf")" \
 		"Provides: mpt3sas-kmod = $ver
 Requires: kmod" "%post
 echo $d/mpt3sas.ko | /usr/sbin/weak-modules --add-modules
@@ -167,9 +163,7 @@ for el in $(kernel_series rpm); do
 	tar -xJf "$b" -C "$st"
 	kver=$(bundle_release "$el")
 	log "$el: $kver"
-	v=${kver%%-*}
-	r=${kver#*-}
-	r=${r%.x86_64}
+	vr "$kver"
 	m=/lib/modules/$kver
 	# RHEL keeps the image under /lib/modules; kernel-install puts it in /boot
 	for f in vmlinuz System.map config; do cp "$st/boot/$f-$kver" "$st$m/$f"; done
@@ -180,7 +174,6 @@ for el in $(kernel_series rpm); do
 	mkdir -p "$work/stage-devel-$el/usr/src/kernels"
 	mv "$st/usr/src/kernels/$kver" "$work/stage-devel-$el/usr/src/kernels/"
 	rm -rf "${st:?}/usr"
-	echo "/usr/src/kernels/$kver" >"$work/files-devel-$el"
 	# The kmod test's updates: the same modules under another release
 	if series_has "$el" kmod; then
 		for z in 90 91; do
@@ -196,7 +189,7 @@ for el in $(kernel_series rpm); do
 		elrepo_rpm "$kver" "$st$m/kernel/drivers/scsi/mpt3sas/mpt3sas.ko.xz"
 	fi
 	core_rpm "$st" "$kver"
-	mkrpm kernel-devel "$v" "$r" x86_64 "$work/stage-devel-$el" "$work/files-devel-$el" \
+	mkrpm kernel-devel "$v" "$r" x86_64 "$work/stage-devel-$el" "/usr/src/kernels/$kver" \
 		"Provides: kernel-devel-uname-r = $kver
 Provides: installonlypkg(kernel-module)
 Requires: el-base"
@@ -207,15 +200,12 @@ done
 for k in 8:25 9:28; do
 	mkdir -p "$work/stage-kmod${k%:*}/usr/sbin"
 	cp "$RHEL_FIXTURES/kmod-el${k%:*}/weak-modules" "$work/stage-kmod${k%:*}/usr/sbin/"
-	echo /usr/sbin/weak-modules >"$work/files-kmod${k%:*}"
-	mkrpm kmod "${k#*:}" "1.fixture.el${k%:*}" x86_64 "$work/stage-kmod${k%:*}" "$work/files-kmod${k%:*}" \
+	mkrpm kmod "${k#*:}" "1.fixture.el${k%:*}" x86_64 "$work/stage-kmod${k%:*}" /usr/sbin/weak-modules \
 		"Requires: el-base"
 done
 
 # --- what the Debian userland provides
-mkdir -p "$work/stage-base"
-: >"$work/files-base"
-mkrpm el-base 1 1.fixture noarch "$work/stage-base" "$work/files-base" \
+mkrpm el-base 1 1.fixture noarch "$work/stage-base" "" \
 	"BuildArch: noarch
 Provides: gcc make kmod elfutils-libelf-devel dracut systemd-udev
 Provides: coreutils cpio diffutils file findutils gawk grep gzip patch sed tar which xz openssl mokutil
