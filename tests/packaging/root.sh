@@ -1,24 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/packaging/root.sh [--rpm] [--name NAME] SCRIPT [ARGS...]: run a
-# packaging test inside a throwaway Debian 12 root, never on this machine.
-# NAME names the run (default: the script's name, and EL's).  --rpm: the
-# RPM root (rpm-lib.sh makes it look like RHEL); EL, DKMS_SUITE, KVER and
-# KVER2 pass through.
-#
-# The root is made once by mmdebstrap and kept in build/pkgroot*/image-<hash>/,
-# keyed by the package list; each run chroots into a fresh overlay on it
-# (run/<name>/, kept until the next run if it fails), in private mount and
-# PID namespaces: however the run ends (even SIGKILL), the kernel kills
-# every process of it (dpkg's maintainer scripts run in sessions of their
-# own) and drops its mounts.
+# root.sh [--rpm] [--name NAME] SCRIPT [ARGS...]: a packaging test in a
+# throwaway Debian 12 root (--rpm: the RPM root), never on this machine.
+# NAME names the run (default: the script's, and EL's).  The root, made once
+# by mmdebstrap (build/pkgroot*/image-<hash>/), gets a fresh overlay a run
+# (run/NAME/, kept if it fails) in private mount and PID namespaces: even
+# on SIGKILL the kernel kills all of it (dpkg's maintainer scripts run in
+# sessions of their own) and drops its mounts.
 
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 LOG_TAG=pkgroot
-# host_mirrors, log, die
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 
@@ -67,12 +61,8 @@ for d in sound net drivers/net drivers/gpu drivers/media drivers/infiniband \
 	excludes+=("/lib/modules/*/kernel/$d/*.ko*")
 done
 # Read-only inside: the kernel bundles at /kbundles, RHEL's tools at /rhel.
-if [ -f "$KERNEL_BUNDLES/MANIFEST" ]; then
-	bundles=$(cd "$KERNEL_BUNDLES" && pwd)
-fi
-if [ -d "$RHEL_FIXTURES/kabi" ]; then
-	rhel=$(cd "$RHEL_FIXTURES" && pwd)
-fi
+[ ! -f "$KERNEL_BUNDLES/MANIFEST" ] || bundles=$(cd "$KERNEL_BUNDLES" && pwd)
+[ ! -d "$RHEL_FIXTURES/kabi" ] || rhel=$(cd "$RHEL_FIXTURES" && pwd)
 key=$(printf '%s\n' "$suite" "${packages[@]}" "${excludes[@]}" "$(mmdebstrap --version)" |
 	sha256sum | cut -c1-16)
 image=$pkgroot/image-$key
@@ -123,23 +113,18 @@ unshare --mount --propagation private --pid --fork --kill-child -- \
 	mount -t proc proc "$m/proc"
 	mount -t sysfs sysfs "$m/sys"
 	mount --rbind /dev "$m/dev"
-	mount -t tmpfs tmpfs "$m/tmp"
-	mount -t tmpfs tmpfs "$m/run"
+	for d in tmp run; do mount -t tmpfs tmpfs "$m/$d"; done
 	mkdir -p "$m$TOP"
 	mount --bind "$TOP" "$m$TOP"
-	if [ -n "$BUNDLES" ]; then
-		mkdir -p "$m/kbundles"
-		mount --bind -o ro "$BUNDLES" "$m/kbundles"
-	fi
-	if [ -n "$RHEL" ]; then
-		mkdir -p "$m/rhel"
-		mount --bind -o ro "$RHEL" "$m/rhel"
-	fi
+	for b in "$BUNDLES:/kbundles" "$RHEL:/rhel"; do
+		[ "${b%:*}" ] || continue
+		mkdir -p "$m${b##*:}"
+		mount --bind -o ro "${b%:*}" "$m${b##*:}"
+	done
 	cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null || :
 	exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 PKGROOT=1 ${BUNDLES:+KERNEL_BUNDLES=/kbundles} ${RHEL:+RHEL_FIXTURES=/rhel} ${KVER:+KVER=$KVER} \
-		${DKMS_SUITE:+DKMS_SUITE=$DKMS_SUITE} \
-		${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} "$@"
+		${DKMS_SUITE:+DKMS_SUITE=$DKMS_SUITE} ${KVER2:+KVER2=$KVER2} ${EL:+EL=$EL} "$@"
 ' pkgroot "$script" "$@" || rc=$?
 [ "$rc" != 0 ] || rm -rf --one-file-system "$run"
 exit "$rc"
