@@ -7,8 +7,11 @@
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-what=${1:?usage: rpm-suite.sh install|upgrade|kmod [--reduced|EL...]}
-shift
+what=${1:-}
+case $what in
+install | upgrade | kmod) shift ;;
+*) echo "usage: rpm-suite.sh install|upgrade|kmod [--reduced|EL...]" >&2; exit 2 ;;
+esac
 # shellcheck source=tests/kernels/lib.sh
 . "$top/tests/kernels/lib.sh"
 if [ "${1:-}" = --reduced ]; then
@@ -22,23 +25,12 @@ elif [ $# = 0 ]; then
 fi
 pk=$top/tests/packaging
 rc=0
-
-# run EL SCRIPT ARGS...: SCRIPT in a fresh RPM root as EL
-run() { EL=$1 "$pk/root.sh" --rpm "${@:2}"; }
-
-case $what in
-install)
-	# the first EL also gets the other bundle's kernel afterwards
-	after=--kernel-after
-	for el in "$@"; do
-		run "$el" "$pk/rpm-install.sh" $after || rc=1
-		after=
-		"$pk/initrd-boot.sh" --rpm "$el" || rc=1
-	done ;;
-upgrade)
-	for el in "$@"; do run "$el" "$pk/rpm-upgrade.sh" || rc=1; done ;;
-kmod)
-	for el in "$@"; do run "$el" "$pk/rpm-kmod.sh" || rc=1; done ;;
-*) echo "rpm-suite.sh: $what: install, upgrade or kmod" >&2; exit 2 ;;
-esac
+# install: the first EL also gets the other bundle's kernel afterwards
+after=
+[ "$what" != install ] || after=--kernel-after
+for el in "$@"; do
+	EL=$el "$pk/root.sh" --rpm "$pk/rpm-$what.sh" $after || rc=1
+	after=
+	[ "$what" != install ] || "$pk/initrd-boot.sh" --rpm "$el" || rc=1
+done
 exit $rc
