@@ -1,14 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The initramfs an installed package had rebuilt boots under QEMU and loads
-# our mpt3sas from it.  /vmtest-init (rdinit=) stands in for the image's
-# /init, which would wait for a root disk; it uses shell builtins, mount,
-# modprobe and sleep only: dracut's initramfs has no busybox.
-#
-#   initrd-boot.sh              the .deb's on Debian 12's 6.1 (deb-install.sh)
-#   initrd-boot.sh --deb SERIES the .deb's on a bundle's kernel (deb-install.sh)
-#   initrd-boot.sh --rpm EL     the RPM's dracut image (rpm-install.sh)
+# initrd-boot.sh [--deb SERIES | --rpm EL]: the initramfs deb-install.sh
+# (on 6.1, or SERIES's kernel) or rpm-install.sh (EL) kept boots under QEMU
+# and loads our mpt3sas.  /vmtest-init (rdinit=) stands in for its /init,
+# which waits for a root disk, with builtins, mount, modprobe and sleep
+# only: dracut's initramfs has no busybox.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
@@ -17,19 +14,10 @@ set -eu
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"
 
-vm=$top/build/pkg/vm
-dest=updates/dkms
-suite="initrd-boot"
+vm=$top/build/pkg/vm dest=updates/dkms suite=initrd-boot
 case ${1:-} in
---rpm)
-	vm=$top/build/pkg/rpm-vm/${2:?initrd-boot.sh --rpm EL}
-	dest=extra
-	suite=initrd-boot-$2
-	;;
---deb)
-	vm=$top/build/pkg/vm-${2:?initrd-boot.sh --deb SERIES}
-	suite=initrd-boot-$2
-	;;
+--rpm) vm=$top/build/pkg/rpm-vm/${2:?initrd-boot.sh --rpm EL} dest=extra suite=initrd-boot-$2 ;;
+--deb) vm=$top/build/pkg/vm-${2:?initrd-boot.sh --deb SERIES} suite=initrd-boot-$2 ;;
 esac
 [ -f "$vm/kver" ] || ktap_exit_fail_msg "no $vm/kver: run tests/packaging/deb-install.sh (rpm-install.sh) first"
 work=$top/build/pkg/test/$suite
