@@ -12,10 +12,7 @@ has() { grep -qE "$1" <<<"$2"; }
 hasF() { grep -qF -- "$1" <<<"$2"; }
 hasnt() { ! grep -qE "$1" <<<"$2"; }
 
-command -v rpmbuild >/dev/null || {
-	echo "rpmbuild is missing: apt-get install rpm" >&2
-	exit 2
-}
+command -v rpmbuild >/dev/null || { echo "rpmbuild is missing: apt-get install rpm" >&2; exit 2; }
 version=$("$top/packaging/version.sh")
 pkg_dist "$work"
 "$top/packaging/rpm/build.sh" "$work"
@@ -73,20 +70,17 @@ for s in post posttrans preun; do
 	ktap_test_result "%$s is valid sh" sh -n <<<"${!s}"
 done
 
-# %posttrans against a stub dkms, with the tarball's kernel-setup.sh in place of
-# /usr/src's: one call per kernel with headers, a clear line for a kernel
-# dkms skips (exit 77), no failure of the scriptlet.  Stubs stand in for
-# the initramfs tools and mokutil: nothing of this machine changes.
+# %posttrans with the tarball's kernel-setup.sh, against stubs (nothing of
+# this machine changes): dkms (exit 77, skipped, but for 6.1), the initramfs
+# tools and mokutil.
 stub=$work/stub
 mkdir -p "$stub" "$work/x"
 tar -C "$work/x" -xzf "$work/$name-$version.tar.gz"
 for t in update-initramfs dracut; do
 	# shellcheck disable=SC2016 # the stub's own $* and $STUB_LOG
 	printf '#!/bin/sh\necho "%s $*" >>"$STUB_LOG"\n' "$t" >"$stub/$t"
-	chmod +x "$stub/$t"
 done
 printf '#!/bin/sh\necho "SecureBoot disabled"\n' >"$stub/mokutil"
-chmod +x "$stub/mokutil"
 cat >"$stub/dkms" <<'EOT'
 #!/bin/sh
 echo "dkms $*" >>"$STUB_LOG"
@@ -95,7 +89,7 @@ install) case $* in *" -k 6.1."*) exit 0 ;; *) exit 77 ;; esac ;;
 esac
 exit 0
 EOT
-chmod +x "$stub/dkms"
+chmod +x "$stub"/*
 kernels=$(for d in /lib/modules/*; do [ -e "$d/build/Makefile" ] && echo "${d##*/}"; done)
 out=$(STUB_LOG=$work/dkms.log PATH=$stub:$PATH sh -c "${posttrans//$src/$work/x/$name-$version}" 2>&1) && rc=0 || rc=$?
 echo "$out"
