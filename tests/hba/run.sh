@@ -34,8 +34,7 @@ LOG_TAG=hbatest
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"	# decompress_ko
 
-# docs_table RESULTS OUT: the table of docs/benchmarks.md (make docs) from
-# these results, stamped
+# docs_table RESULTS OUT: docs/benchmarks.md's table of RESULTS, stamped
 # shellcheck disable=SC2317 # called through ktap_test_result
 docs_table() {
 	python3 "$top/scripts/docs.py" show hbatest "$1" > "$2" &&
@@ -44,9 +43,8 @@ docs_table() {
 
 declare -A plans
 
-# configure VARIANT: the kernels, setups, plans (of tests/hba/rounds'
-# plan column), timeout and rounds of a reduced or full run, the options'
-# where they set them
+# configure VARIANT: the kernels, setups, plans (tests/hba/rounds' plan
+# column), timeout and rounds of a reduced or full run, unless options set them
 configure() {
 	local p t
 	variant=$1
@@ -153,9 +151,8 @@ $(echo "$c" | grep -E '^(credit-max|chain-depth-1|post-depth-(16|608)|msix-1):' 
 	echo "$c" | tr '\n' ' '
 }
 
-# prepare_modules: in $mods/<series>/, the project's mpt3sas.ko per series
-# (from --modules: tests/plants/run.sh gives its own), with the kernel's
-# sd_mod for the disk and its own mpt3sas
+# prepare_modules: in $mods/<series>/, the project's mpt3sas.ko (from
+# --modules: tests/plants/run.sh gives its own) and the kernel's modules
 prepare_modules() {
 	local moddir=${modules_dir:-$BUILD_ROOT/modules} series ko
 
