@@ -268,16 +268,11 @@ gl_no_leak() {
 # at 373,959 blocks, minutes emulated), and back; logged, and the guest's
 # hard timeout still bounds it.
 gl_long_kernel_loops() {
-	gl_p=/sys/module/rcupdate/parameters/rcu_cpu_stall_suppress
-	if [ "$1" = on ]; then
-		echo 1 > $gl_p 2>/dev/null
-		echo 0 > /proc/sys/kernel/soft_watchdog 2>/dev/null
-		gl_say "stall detectors off: RCU CPU stall warnings suppressed, soft lockup detector stopped"
-	else
-		echo 0 > $gl_p 2>/dev/null
-		echo 1 > /proc/sys/kernel/soft_watchdog 2>/dev/null
-		gl_say "stall detectors restored"
-	fi
+	gl_s=0
+	[ "$1" = on ] && gl_s=1
+	echo $gl_s > /sys/module/rcupdate/parameters/rcu_cpu_stall_suppress 2>/dev/null
+	echo $((1 - gl_s)) > /proc/sys/kernel/soft_watchdog 2>/dev/null
+	gl_say "long kernel loops $1: rcu_cpu_stall_suppress=$gl_s, soft_watchdog=$((1 - gl_s))"
 }
 
 # gl_rel TEST PARAMS...: chainpool_test rel=TEST loaded and unloaded, its
