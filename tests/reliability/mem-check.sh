@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The guest's memory check (gl_mem_* of tests/vm/guestlib.sh) on made-up
 # readings, as no guest shows a transient on demand.
+# shellcheck disable=SC2016 # the $ of guestlib.sh and the cases, not ours
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,7 +13,6 @@ trap 'rm -rf "$work"' EXIT
 ktap_print_header
 
 # guestlib.sh with the guest's paths replaced
-# shellcheck disable=SC2016 # the $ are guestlib.sh's, not ours to expand
 sed -e 's|^\. /etc/vmtest/conf.*|VMTEST_SPLAT_RE=x|' -e 's|^PATH=/bin$|:|' \
 	-e 's|\$(cat /proc/cmdline)|$GL_TEST_CMDLINE|' -e "s|> /dev/kmsg|>> $work/kmsg|" \
 	-e "s|^GL_RESULTS=.*|GL_RESULTS=$work/results|" -e "s|^GL_KEPT=.*|GL_KEPT=$work/kept|" \
@@ -60,12 +60,9 @@ expect() {
 
 # a point holds 922 pages for a moment (as seen on sid behind the
 # IOMMU), the next ones are back: one second look, green
-# shellcheck disable=SC2016 # the case script expands it
 out=$(run_case transient '
 gl_mem_base
-gl_mem_check p1
-gl_mem_check p2
-gl_mem_check p3
+for p in 1 2 3; do gl_mem_check p$p; done
 gl_mem_end
 gl_say "FIGURES $(gl_mem_figures)"
 gl_end' '10000 100;9950 100;9078 100;9941 101;9945 100;9950 100')
@@ -78,9 +75,7 @@ expect transient "$out" 'not ok' !
 # points one look each, and the end check red too
 out=$(run_case leak '
 gl_mem_base
-gl_mem_check p1
-gl_mem_check p2
-gl_mem_check p3
+for p in 1 2 3; do gl_mem_check p$p; done
 gl_mem_end
 gl_end' '10000 100;9990 100;9800 100;9800 100;9800 100;9800 100;9800 100;9800 100;9795 100;9800 100;9800 100;9800 100;9800 100;9800 100;9800 100')
 expect leak "$out" 'not ok 2 p2: free and slab pages back: 200 free pages missing since the start \(tolerance 96; 200 at the first of 6 looks\)'
@@ -97,7 +92,6 @@ gl_end' '10000 100;10000 140;10000 140;10000 140;10000 140;10000 140;10000 140')
 expect slab "$out" 'not ok 1 p1: free and slab pages back: 40 slab pages added since the start \(tolerance 32; 40 at the first of 6 looks\)'
 
 # a slow leak: 32 pages a point is red by the fourth point
-# shellcheck disable=SC2016 # the case script expands it
 out=$(run_case slow '
 gl_mem_base
 for p in 1 2 3 4; do gl_mem_check p$p; done
