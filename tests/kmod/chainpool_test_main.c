@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * In-kernel tests of chainpool: what the unit tests (tests/unit/) cannot
- * show, on real DMA addresses of a real device, real CPUs and the
- * kernel's own allocators.  Loading the module runs them and prints KTAP
- * to the kernel log (KUnit is not in every target kernel).  The device is
- * the first PCI device matching pci_id (QEMU's edu device by default),
- * else a platform device registered for the run.
- *
- * chainpool.c is included, not linked, so that the tests can set its
- * parameters and read its internals.
+ * In-kernel tests of chainpool, run at load, in KTAP (KUnit is not in every
+ * target kernel): what the unit tests cannot show, on real DMA addresses of
+ * a real device (cp_testdev.c), real CPUs and the kernel's allocators.
+ * chainpool.c is included so that the tests can use its internals.
  */
 #include "chainpool.c"
 #include "cp_fault.c"
@@ -25,10 +20,12 @@
 #include "cp_sink.h"
 #include "cp_testdev.h"
 
+#define CPT_SZ_4G		0x100000000ULL
+#define CPT_DRIVER_BLOCKS	20000U
+#define CPT_RESIDENT_BLOCKS	1000U
 /* The mpt3sas chain pool of a SAS 9300-8i with max_sgl_entries=256. */
 #define CPT_CHAIN_BLOCKS	373959U
 #define CPT_CHAIN_SIZE		128U
-#define CPT_SZ_4G		0x100000000ULL
 
 static unsigned int expect_fail_slab;
 module_param(expect_fail_slab, uint, 0444);
@@ -53,14 +50,10 @@ static unsigned int inuse_blocks = 100;
 module_param(inuse_blocks, uint, 0444);
 MODULE_PARM_DESC(inuse_blocks, "rel=inuse: blocks left in use at destroy (default 100)");
 
-#define CPT_DRIVER_BLOCKS	20000U
-#define CPT_RESIDENT_BLOCKS	1000U
-
 static struct cp_dmapool *cpt_resident;
 static struct cp_block *cpt_resident_blocks;
 static struct cp_testdev cpt_td;
 static unsigned int cpt_number;
-static unsigned int cpt_failures;
 static char cpt_reason[160];
 
 /* Record the first failed check of a test; false if @ok is false. */
@@ -74,44 +67,34 @@ static bool cpt_check(bool ok, int line, const char *what)
 
 #define CPT_CHECK(cond) cpt_check(!!(cond), __LINE__, #cond)
 
-static void cpt_run(const char *name, void (*test)(void))
+/* A test, or a reliability case; @arg is passed to @fn. */
+struct cpt_case {
+	const char *name;
+	void (*fn)(unsigned int arg);
+	unsigned int arg;
+};
+
+static void cpt_run(const struct cpt_case *c)
 {
 	cpt_reason[0] = '\0';
-	test();
-	cpt_number++;
-	if (cpt_reason[0]) {
-		cpt_failures++;
-		pr_info("not ok %u - %s # %s\n", cpt_number, name, cpt_reason);
-	} else {
-		pr_info("ok %u - %s\n", cpt_number, name);
-	}
+	c->fn(c->arg);
+	if (cpt_reason[0])
+		pr_info("not ok %u - %s # %s\n", ++cpt_number, c->name,
+			cpt_reason);
+	else
+		pr_info("ok %u - %s\n", ++cpt_number, c->name);
 }
 
-/* Is @name one of the comma-separated names of skip=? */
-static bool cpt_skipped(const char *name)
-{
-	const char *p = skip;
-	size_t len = strlen(name);
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n == len && !strncmp(p, name, n))
-			return true;
-		p += n + (p[n] == ',');
-	}
-	return false;
-}
-
-static struct chainpool *cpt_create(const char *name, size_t size,
-				    size_t align, size_t boundary, bool debug)
+/* A pool of @size-byte blocks, created with chainpool_debug=@debug. */
+static struct chainpool *cpt_create(const char *name, size_t size, bool debug)
 {
 	struct chainpool *pool;
 	bool was = chainpool_debug;
 
 	chainpool_debug = debug;
-	pool = chainpool_create(name, cpt_td.dev, size, align, boundary);
+	pool = chainpool_create(name, cpt_td.dev, size, 16, 0);
 	chainpool_debug = was;
+	CPT_CHECK(pool);
 	return pool;
 }
 
@@ -120,7 +103,7 @@ static bool cpt_same_unit(u64 start, u64 len, u64 unit)
 	return div64_u64(start, unit) == div64_u64(start + len - 1, unit);
 }
 
-/* Every layout rule and lookup for blocks[0..n). */
+/* Every layout rule for blocks[0..n) (the pools here have no boundary). */
 static bool cpt_check_blocks(struct chainpool *pool, struct cp_block *blocks,
 			     unsigned int n)
 {
@@ -132,8 +115,6 @@ static bool cpt_check_blocks(struct chainpool *pool, struct cp_block *blocks,
 		if (!CPT_CHECK(!(dma & (pool->align - 1))) ||
 		    !CPT_CHECK(pool->size >= PAGE_SIZE ||
 			       cpt_same_unit(dma, pool->size, PAGE_SIZE)) ||
-		    !CPT_CHECK(!pool->boundary ||
-			       cpt_same_unit(dma, pool->size, pool->boundary)) ||
 		    !CPT_CHECK(cpt_same_unit(dma, pool->size, CPT_SZ_4G)))
 			return false;
 		/* the device may write all of it */
@@ -216,16 +197,24 @@ static unsigned int cpt_anchor_slabs(struct chainpool *pool)
 	return slabs;
 }
 
+#define CPT_DEBUG	BIT(0)	/* the pool with chainpool_debug */
+#define CPT_PAGE_SLABS	BIT(1)	/* slabs of a page, as when fragmented */
+
 /* The mpt3sas case: a bulk allocation, a whole-pool release, destroy. */
-static void cpt_anchor(const char *name, bool debug)
+static void cpt_test_anchor(unsigned int arg)
 {
-	struct chainpool *pool = cpt_create(name, CPT_CHAIN_SIZE, 16, 0, debug);
+	unsigned int kb = chainpool_slab_kb;
 	struct cp_block *blocks = cpt_sink.s.blocks;
 	struct chainpool_stats st;
 	u64 t_alloc, t_release, t_destroy;
+	struct chainpool *pool;
 	int ret;
 
-	if (!CPT_CHECK(pool))
+	if (arg & CPT_PAGE_SLABS)
+		chainpool_slab_kb = PAGE_SIZE >> 10;
+	pool = cpt_create("anchor", CPT_CHAIN_SIZE, arg & CPT_DEBUG);
+	chainpool_slab_kb = kb;
+	if (!pool)
 		return;
 	t_alloc = ktime_get_ns();
 	ret = cpt_bulk(pool, true);
@@ -254,38 +243,15 @@ static void cpt_anchor(const char *name, bool debug)
 		div_u64(t_release, 1000), div_u64(t_destroy, 1000));
 }
 
-static void cpt_test_chain_pool(void)
-{
-	cpt_anchor("chain pool", false);
-}
-
-/* The same with the debug checks: poison, in-use maps. */
-static void cpt_test_chain_pool_debug(void)
-{
-	cpt_anchor("chain pool", true);
-}
-
-/* One-page slabs, as on a fragmented machine: 11,687 of them. */
-static void cpt_test_page_slabs_anchor(void)
-{
-	unsigned int was = chainpool_slab_kb;
-
-	chainpool_slab_kb = PAGE_SIZE >> 10;
-	cpt_anchor("anchor", false);
-	chainpool_slab_kb = was;
-}
-
 #define CPT_CONC_HOLD		32U
 #define CPT_CONC_ROUNDS		2000U
 #define CPT_CONC_MAX		8U
 
-struct cpt_conc {
+static struct {
 	struct chainpool *pool;
 	struct completion done[CPT_CONC_MAX];
 	unsigned int bad[CPT_CONC_MAX];
-};
-
-static struct cpt_conc cpt_conc;
+} cpt_conc;
 
 /* Each worker holds blocks tagged with its id; none may see another's. */
 static int cpt_conc_worker(void *arg)
@@ -296,17 +262,14 @@ static int cpt_conc_worker(void *arg)
 
 	for (r = 0; r < CPT_CONC_ROUNDS; r++) {
 		for (i = 0; i < CPT_CONC_HOLD; i++) {
-			if (i % 2) {
+			/* every other one atomic, with interrupts off */
+			if (i % 2)
 				local_irq_save(flags);
-				held[i].cpu = chainpool_alloc(cpt_conc.pool,
-							      GFP_ATOMIC,
-							      &held[i].dma);
+			held[i].cpu = chainpool_alloc(cpt_conc.pool, i % 2 ?
+						      GFP_ATOMIC : GFP_KERNEL,
+						      &held[i].dma);
+			if (i % 2)
 				local_irq_restore(flags);
-			} else {
-				held[i].cpu = chainpool_alloc(cpt_conc.pool,
-							      GFP_KERNEL,
-							      &held[i].dma);
-			}
 			if (held[i].cpu)
 				memset(held[i].cpu, id, CPT_CHAIN_SIZE);
 		}
@@ -324,13 +287,13 @@ static int cpt_conc_worker(void *arg)
 }
 
 /* Allocations, frees and lookups from one thread per CPU at once. */
-static void cpt_test_concurrency(void)
+static void cpt_test_concurrency(unsigned int arg)
 {
 	unsigned int n = min(num_online_cpus(), CPT_CONC_MAX), i, bad = 0;
 	struct task_struct *t;
 
-	cpt_conc.pool = cpt_create("concurrency", CPT_CHAIN_SIZE, 16, 0, false);
-	if (!CPT_CHECK(cpt_conc.pool))
+	cpt_conc.pool = cpt_create("concurrency", CPT_CHAIN_SIZE, false);
+	if (!cpt_conc.pool)
 		return;
 	for (i = 0; i < n; i++) {
 		init_completion(&cpt_conc.done[i]);
@@ -356,10 +319,9 @@ static void cpt_test_concurrency(void)
  * block in whole pages.  With a CMA area, spacers push one off its
  * natural alignment, which the layout must accept.
  */
-static void cpt_test_large_blocks(void)
+static void cpt_test_large_blocks(unsigned int arg)
 {
 	static const size_t sizes[] = { 1310720 + 512, 2621440 };
-	const size_t spacer = SZ_1M;
 	dma_addr_t spacer_dma[4];
 	void *spacer_cpu[4];
 	unsigned int i, s, try, nr_spacers = 0;
@@ -371,8 +333,8 @@ static void cpt_test_large_blocks(void)
 		struct cp_block b;
 
 		for (try = 0; ; try++) {
-			pool = cpt_create("large", sizes[i], 16, 0, false);
-			if (!CPT_CHECK(pool))
+			pool = cpt_create("large", sizes[i], false);
+			if (!pool)
 				goto out;
 			b.cpu = chainpool_alloc(pool, GFP_KERNEL, &b.dma);
 			if (!CPT_CHECK(b.cpu)) {
@@ -387,7 +349,7 @@ static void cpt_test_large_blocks(void)
 			if (nr_spacers == ARRAY_SIZE(spacer_cpu))
 				continue;
 			spacer_cpu[nr_spacers] =
-				dma_alloc_coherent(cpt_td.dev, spacer,
+				dma_alloc_coherent(cpt_td.dev, SZ_1M,
 						   &spacer_dma[nr_spacers],
 						   GFP_KERNEL);
 			if (spacer_cpu[nr_spacers])
@@ -407,17 +369,17 @@ static void cpt_test_large_blocks(void)
 	}
 out:
 	for (s = 0; s < nr_spacers; s++)
-		dma_free_coherent(cpt_td.dev, spacer, spacer_cpu[s],
+		dma_free_coherent(cpt_td.dev, SZ_1M, spacer_cpu[s],
 				  spacer_dma[s]);
 }
 
 /* Debug poison, but zeroes where the kernel's init_on_alloc is on. */
-static void cpt_test_debug_poison(void)
+static void cpt_test_debug_poison(unsigned int arg)
 {
-	struct chainpool *pool = cpt_create("debug", 128, 16, 0, true);
+	struct chainpool *pool = cpt_create("debug", 128, true);
 	struct cp_block a;
 
-	if (!CPT_CHECK(pool))
+	if (!pool)
 		return;
 	a.cpu = chainpool_alloc(pool, GFP_KERNEL, &a.dma);
 	if (CPT_CHECK(a.cpu)) {
@@ -470,7 +432,7 @@ static void cpt_driver_pool_release(struct cp_dmapool *pool,
 }
 
 /* The calls mpt3sas makes, through the allocator pool_allocator picks. */
-static void cpt_test_driver_pool(void)
+static void cpt_test_driver_pool(unsigned int arg)
 {
 	struct cp_block *blocks = cpt_sink.s.blocks;
 	struct cp_dmapool *pool;
@@ -489,7 +451,7 @@ static void cpt_test_driver_pool(void)
 }
 
 /* A pool kept until rmmod: the harness reads its debugfs file. */
-static void cpt_test_resident_pool(void)
+static void cpt_test_resident_pool(unsigned int arg)
 {
 	cpt_resident_blocks = vzalloc(CPT_RESIDENT_BLOCKS *
 				      sizeof(*cpt_resident_blocks));
@@ -499,15 +461,10 @@ static void cpt_test_resident_pool(void)
 				       CPT_RESIDENT_BLOCKS);
 }
 
-struct cpt_case {
-	const char *name;
-	void (*fn)(void);
-};
-
 static const struct cpt_case cpt_tests[] = {
-	{ "chain_pool_373959x128", cpt_test_chain_pool },
-	{ "chain_pool_debug", cpt_test_chain_pool_debug },
-	{ "page_slabs_anchor", cpt_test_page_slabs_anchor },
+	{ "chain_pool_373959x128", cpt_test_anchor, 0 },
+	{ "chain_pool_debug", cpt_test_anchor, CPT_DEBUG },
+	{ "page_slabs_anchor", cpt_test_anchor, CPT_PAGE_SLABS },
 	{ "concurrency", cpt_test_concurrency },
 	{ "large_blocks", cpt_test_large_blocks },
 	{ "debug_poison", cpt_test_debug_poison },
@@ -517,26 +474,22 @@ static const struct cpt_case cpt_tests[] = {
 
 /*
  * Reliability cases (tests/reliability/), one per load, selected by rel=,
- * on the chain pool with chainpool_debug= and pool_fail= as loaded; each
+ * on the anchor pool with chainpool_debug= and pool_fail= as loaded; each
  * prints one "# rel ..." line the guest scripts read.
  */
 static struct chainpool *cpt_rel_pool(const char *name)
 {
-	struct chainpool *pool;
-
-	pool = chainpool_create(name, cpt_td.dev, CPT_CHAIN_SIZE, 16, 0);
-	CPT_CHECK(pool);
-	return pool;
+	return cpt_create(name, CPT_CHAIN_SIZE, chainpool_debug);
 }
 
 /*
- * pool_fail=slab:NAME:N expect_fail_slab=N: the bulk allocation fails
- * with -ENOMEM at slab N and keeps no slab; past the last slab, or
- * without a fault, it succeeds.
+ * pool_fail=slab:anchor:N expect_fail_slab=N (slab:knob:N without rel=):
+ * the bulk allocation fails with -ENOMEM at slab N and keeps no slab;
+ * past the last slab, or without a fault, it succeeds.
  */
-static void cpt_fault(const char *name)
+static void cpt_rel_fault(unsigned int knob)
 {
-	struct chainpool *pool = cpt_rel_pool(name);
+	struct chainpool *pool = cpt_rel_pool(knob ? "knob" : "anchor");
 	struct chainpool_stats st;
 	unsigned int needed;
 	bool hit;
@@ -556,22 +509,11 @@ static void cpt_fault(const char *name)
 	chainpool_destroy(pool);
 }
 
-static void cpt_rel_fault(void)
-{
-	cpt_fault("anchor");
-}
-
-/* Without rel=, pool_fail=slab:knob:N expect_fail_slab=N. */
-static void cpt_test_fault_knob(void)
-{
-	cpt_fault("knob");
-}
-
 /*
  * pool_fail=topslab:anchor:*: every slab of the largest order fails; the
  * pool is built from smaller ones, every block within the layout.
  */
-static void cpt_rel_fallback(void)
+static void cpt_rel_fallback(unsigned int arg)
 {
 	struct chainpool *pool = cpt_rel_pool("anchor");
 	struct chainpool_stats st;
@@ -594,7 +536,7 @@ static void cpt_rel_fallback(void)
 }
 
 /* cycles=N: the driver's attach and detach of the anchor pool, N times. */
-static void cpt_rel_cycles(void)
+static void cpt_rel_cycles(unsigned int arg)
 {
 	struct chainpool *pool;
 	unsigned int i;
@@ -620,7 +562,7 @@ static void cpt_rel_cycles(void)
  * (the device may still use them): the destroy gives the free page count
  * nothing like the pool's pages back, and the blocks stay writable.
  */
-static void cpt_rel_inuse(void)
+static void cpt_rel_inuse(unsigned int arg)
 {
 	struct cp_block *blocks = cpt_sink.s.blocks;
 	struct chainpool_stats st;
@@ -657,64 +599,61 @@ static const struct cpt_case cpt_rel_tests[] = {
 	{ "fallback", cpt_rel_fallback },
 	{ "cycles", cpt_rel_cycles },
 	{ "inuse", cpt_rel_inuse },
+	{ "fault_knob", cpt_rel_fault, 1 },	/* expect_fail_slab= alone */
 };
 
-static int cpt_run_rel(void)
+/* skip= as a mask of cpt_tests; each name must be one, once. */
+static int cpt_skip_mask(unsigned long *mask)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cpt_rel_tests); i++) {
-		if (strcmp(rel, cpt_rel_tests[i].name))
-			continue;
-		pr_info("1..1\n");
-		cpt_run(cpt_rel_tests[i].name, cpt_rel_tests[i].fn);
-		return 0;
-	}
-	pr_err("chainpool_test: rel=%s is not one of: fault, fallback, cycles, inuse\n",
-	       rel);
-	return -EINVAL;
-}
-
-/* Every name in skip= must be a suite test: a typo would skip nothing. */
-static int cpt_check_skip(void)
-{
-	unsigned int i, names = 0, found = 0;
 	const char *p;
+	unsigned int i;
+	size_t n;
 
-	for (p = skip; *p; names++) {
-		p += strcspn(p, ",");
-		if (*p)
-			p++;
+	*mask = 0;
+	for (p = skip; *p; p += n + (p[n] == ',')) {
+		n = strcspn(p, ",");
+		for (i = 0; i < ARRAY_SIZE(cpt_tests); i++)
+			if (!strncmp(p, cpt_tests[i].name, n) &&
+			    !cpt_tests[i].name[n])
+				break;
+		/* a typo would skip nothing */
+		if (i == ARRAY_SIZE(cpt_tests) || *mask & BIT(i)) {
+			pr_err("chainpool_test: skip=%s: names must be distinct suite tests\n",
+			       skip);
+			return -EINVAL;
+		}
+		*mask |= BIT(i);
 	}
-	for (i = 0; i < ARRAY_SIZE(cpt_tests); i++)
-		found += cpt_skipped(cpt_tests[i].name);
-	if (found == names)
-		return 0;
-	pr_err("chainpool_test: skip=%s: names must be distinct suite tests\n",
-	       skip);
-	return -EINVAL;
+	return 0;
 }
 
 static int cpt_run_all(void)
 {
+	const char *one = rel[0] ? rel : expect_fail_slab ? "fault_knob" : NULL;
+	unsigned long mask;
 	unsigned int i;
 
-	if (rel[0])
-		return cpt_run_rel();
-	if (expect_fail_slab) {
+	for (i = 0; one && i < ARRAY_SIZE(cpt_rel_tests); i++) {
+		if (strcmp(one, cpt_rel_tests[i].name))
+			continue;
 		pr_info("1..1\n");
-		cpt_run("fault_knob", cpt_test_fault_knob);
+		cpt_run(&cpt_rel_tests[i]);
 		return 0;
 	}
-	if (cpt_check_skip())
+	if (one) {
+		pr_err("chainpool_test: rel=%s is not one of: fault, fallback, cycles, inuse\n",
+		       rel);
+		return -EINVAL;
+	}
+	if (cpt_skip_mask(&mask))
 		return -EINVAL;
 	pr_info("1..%zu\n", ARRAY_SIZE(cpt_tests));
 	for (i = 0; i < ARRAY_SIZE(cpt_tests); i++) {
-		if (cpt_skipped(cpt_tests[i].name))
+		if (mask & BIT(i))
 			pr_info("ok %u - %s # SKIP skip=\n", ++cpt_number,
 				cpt_tests[i].name);
 		else
-			cpt_run(cpt_tests[i].name, cpt_tests[i].fn);
+			cpt_run(&cpt_tests[i]);
 	}
 	return 0;
 }
@@ -735,11 +674,8 @@ static int __init chainpool_test_init(void)
 	if (ret) {
 		vfree(cpt_sink.s.blocks);
 		cp_testdev_put(&cpt_td);
-		return ret;
 	}
-	pr_info("# chainpool_test: %u passed, %u failed\n",
-		cpt_number - cpt_failures, cpt_failures);
-	return 0;
+	return ret;
 }
 
 static void __exit chainpool_test_exit(void)
