@@ -12,16 +12,6 @@
 #include "chainpool.c"
 #include "cp_sink.h"
 
-#define CHECK(cond) \
-	do { if (!(cond)) fail_msg("check failed: %s", #cond); } while (0)
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long a_ = (long long)(a), b_ = (long long)(b);	\
-		if (a_ != b_)						\
-			fail_msg("%s == %lld, expected %s == %lld",	\
-				 #a, a_, #b, b_);			\
-	} while (0)
-
 /* The 9300-8i's chain pool: 373,959 blocks of 128 B. */
 #define CHAIN_BLOCKS	373959U
 
@@ -60,12 +50,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	free(s.blocks);
-	CHECK_EQ(dev.live, 0);
-	CHECK_EQ(kshim.live, 0);
-	CHECK_EQ(kshim.debugfs_files, 0);
-	CHECK_EQ(kshim.dentry_refs, 0);
-	CHECK_EQ(kshim.bad_gfp, 0);
-	CHECK_EQ(kshim.locks_held, 0);
+	assert_int_equal(dev.live, 0);
+	assert_int_equal(kshim.live, 0);
+	assert_int_equal(kshim.debugfs_files, 0);
+	assert_int_equal(kshim.dentry_refs, 0);
+	assert_int_equal(kshim.bad_gfp, 0);
+	assert_int_equal(kshim.locks_held, 0);
 	return 0;
 }
 
@@ -75,7 +65,7 @@ static struct chainpool *create(const char *name, u32 size, u32 align,
 	struct chainpool *pool = chainpool_create(name, &dev, size, align,
 						  boundary);
 
-	CHECK(pool);
+	assert_true(pool);
 	return pool;
 }
 
@@ -97,24 +87,24 @@ static void release_destroy(struct chainpool *pool)
 static void check_blocks(struct cp_block *b, u32 n, u32 size, u32 align,
 			 u64 boundary)
 {
-	u32 i;
+	u32 i, a = max_t(u32, align, 16);
 
 	for (i = 0; i < n; i++) {
-		CHECK(b[i].cpu);
-		CHECK_EQ(b[i].dma % max_t(u32, align, 16), 0);
-		CHECK_EQ((u64)(uintptr_t)b[i].cpu % max_t(u32, align, 16), 0);
+		u64 last = b[i].dma + size - 1;
+
+		assert_true(b[i].cpu);
+		assert_int_equal(b[i].dma % a, 0);
+		assert_int_equal((uintptr_t)b[i].cpu % a, 0);
 		if (boundary)
-			CHECK_EQ(b[i].dma / boundary,
-				 (b[i].dma + size - 1) / boundary);
-		CHECK_EQ(b[i].dma >> 32, (b[i].dma + size - 1) >> 32);
+			assert_int_equal(b[i].dma / boundary, last / boundary);
+		assert_int_equal(b[i].dma >> 32, last >> 32);
 		if (size < PAGE_SIZE)
-			CHECK_EQ(b[i].dma / PAGE_SIZE,
-				 (b[i].dma + size - 1) / PAGE_SIZE);
+			assert_int_equal(b[i].dma / PAGE_SIZE, last / PAGE_SIZE);
 		/* the device writes its blocks: ASan checks they are memory */
 		memset(b[i].cpu, i, size);
 	}
 	for (i = 0; i < n; i++)
-		CHECK_EQ(*(u8 *)b[i].cpu, (u8)i);
+		assert_int_equal(*(u8 *)b[i].cpu, (u8)i);
 }
 
 /* The chain pool as the driver takes it, in bounded lock holds. */
@@ -125,27 +115,28 @@ static void test_bulk_chain_pool(void **state)
 	u64 before = kshim.lock_holds;
 	u32 calls;
 
-	CHECK_EQ(bulk(pool, CHAIN_BLOCKS), 0);
+	assert_int_equal(bulk(pool, CHAIN_BLOCKS), 0);
 	/* one hold to read the count, then one per batch of 512 */
-	CHECK_EQ(kshim.lock_holds - before, 1 + 1 + (CHAIN_BLOCKS + 511) / 512);
-	CHECK_EQ(s.calls, CHAIN_BLOCKS);
-	CHECK(!s.out_of_order);
+	assert_int_equal(kshim.lock_holds - before,
+			 1 + 1 + (CHAIN_BLOCKS + 511) / 512);
+	assert_int_equal(s.calls, CHAIN_BLOCKS);
+	assert_true(!s.out_of_order);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.blocks, 365 * 1024 + 256);
-	CHECK_EQ(st.in_use, CHAIN_BLOCKS);
-	CHECK_EQ(st.nr_slabs, 366);
-	CHECK_EQ(st.slabs_by_order[5], 365);
-	CHECK_EQ(st.slabs_by_order[3], 1);
-	CHECK_EQ(st.dma_bytes, 365 * 128 * 1024 + 32 * 1024);
+	assert_int_equal(st.blocks, 365 * 1024 + 256);
+	assert_int_equal(st.in_use, CHAIN_BLOCKS);
+	assert_int_equal(st.nr_slabs, 366);
+	assert_int_equal(st.slabs_by_order[5], 365);
+	assert_int_equal(st.slabs_by_order[3], 1);
+	assert_int_equal(st.dma_bytes, 365 * 128 * 1024 + 32 * 1024);
 	check_blocks(s.blocks, CHAIN_BLOCKS, 128, 16, 0);
 	chainpool_release_all(pool);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.in_use, 0);
+	assert_int_equal(st.in_use, 0);
 	/* the same blocks again, without a coherent allocation */
 	calls = dev.calls;
-	CHECK_EQ(bulk(pool, CHAIN_BLOCKS), 0);
-	CHECK_EQ(dev.calls, calls);
-	CHECK_EQ(s.calls, CHAIN_BLOCKS);
+	assert_int_equal(bulk(pool, CHAIN_BLOCKS), 0);
+	assert_int_equal(dev.calls, calls);
+	assert_int_equal(s.calls, CHAIN_BLOCKS);
 	release_destroy(pool);
 }
 
@@ -155,8 +146,8 @@ static void test_bulk_batch_bytes(void **state)
 	struct chainpool *pool = create("big", 4096, 0, 0);
 	u64 before = kshim.lock_holds;
 
-	CHECK_EQ(bulk(pool, 100), 0);
-	CHECK_EQ(kshim.lock_holds - before, 1 + 1 + 7);
+	assert_int_equal(bulk(pool, 100), 0);
+	assert_int_equal(kshim.lock_holds - before, 1 + 1 + 7);
 	check_blocks(s.blocks, 100, 4096, 16, 0);
 	release_destroy(pool);
 }
@@ -181,7 +172,7 @@ static void test_layouts(void **state)
 		chainpool_debug = i % 2;
 		n = c[i].size > PAGE_SIZE ? 3 : 2000;
 		pool = create("layout", c[i].size, c[i].align, c[i].boundary);
-		CHECK_EQ(bulk(pool, n), 0);
+		assert_int_equal(bulk(pool, n), 0);
 		check_blocks(s.blocks, n, c[i].size, c[i].align,
 			     c[i].boundary);
 		release_destroy(pool);
@@ -191,12 +182,12 @@ static void test_layouts(void **state)
 /* dma_pool_create()'s argument rules. */
 static void test_create_rules(void **state)
 {
-	CHECK(!chainpool_create("x", NULL, 64, 0, 0));
-	CHECK(!chainpool_create("x", &dev, 0, 0, 0));
-	CHECK(!chainpool_create("x", &dev, 64, 48, 0));
-	CHECK(!chainpool_create("x", &dev, 64, 0, 32));
-	CHECK(!chainpool_create("x", &dev, 64, 0, 96));
-	CHECK(!chainpool_create("x", &dev, (1U << 30) + 1, 0, 0));
+	assert_true(!chainpool_create("x", NULL, 64, 0, 0));
+	assert_true(!chainpool_create("x", &dev, 0, 0, 0));
+	assert_true(!chainpool_create("x", &dev, 64, 48, 0));
+	assert_true(!chainpool_create("x", &dev, 64, 0, 32));
+	assert_true(!chainpool_create("x", &dev, 64, 0, 96));
+	assert_true(!chainpool_create("x", &dev, (1U << 30) + 1, 0, 0));
 }
 
 /* Single allocations grow the pool by doubling; every block stays found. */
@@ -209,21 +200,22 @@ static void test_growth(void **state)
 
 	for (i = 0; i < n; i++) {
 		b[i].cpu = chainpool_alloc(pool, GFP_KERNEL, &b[i].dma);
-		CHECK(b[i].cpu);
+		assert_true(b[i].cpu);
 	}
 	check_blocks(b, n, 256, 16, 0);
 	chainpool_get_stats(pool, &st);
-	CHECK(st.nr_slabs < 20);
-	CHECK(st.blocks < 2 * n);
-	CHECK_EQ(st.in_use, n);
+	assert_true(st.nr_slabs < 20);
+	assert_true(st.blocks < 2 * n);
+	assert_int_equal(st.in_use, n);
 	for (i = 0; i < n; i++)
 		chainpool_free(pool, b[i].cpu, b[i].dma);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.in_use, 0);
+	assert_int_equal(st.in_use, 0);
 	/* freed blocks come back first, last freed first: no growth */
 	i = dev.calls;
-	CHECK(chainpool_alloc(pool, GFP_KERNEL, &b[0].dma) == b[n - 1].cpu);
-	CHECK_EQ(dev.calls, i);
+	assert_ptr_equal(chainpool_alloc(pool, GFP_KERNEL, &b[0].dma),
+			 b[n - 1].cpu);
+	assert_int_equal(dev.calls, i);
 	chainpool_free(pool, b[n - 1].cpu, b[0].dma);
 	chainpool_destroy(pool);
 }
@@ -249,19 +241,19 @@ static void test_growth_merge(void **state)
 		dev.next_dma = (1ULL << 30) + ((i * 2654435761U) % 4096 << 20);
 		calls = dev.calls;
 		b[i].cpu = chainpool_alloc(pool, GFP_KERNEL, &b[i].dma);
-		CHECK(b[i].cpu);
+		assert_true(b[i].cpu);
 		growths += dev.calls != calls;
 	}
 	/* 1, 1, 2, 4, 8, 16 pages, then 32 (128 KiB) each: 188 pages */
-	CHECK_EQ(growths, 11);
+	assert_int_equal(growths, 11);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.slabs_by_order[0], st.nr_slabs);
-	CHECK(st.nr_slabs >= n / 16);
+	assert_int_equal(st.slabs_by_order[0], st.nr_slabs);
+	assert_true(st.nr_slabs >= n / 16);
 	for (i = 0; i < n; i++)
 		chainpool_free(pool, b[i].cpu, b[i].dma);
-	CHECK_EQ(kshim.dev_errs, 0);
+	assert_int_equal(kshim.dev_errs, 0);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.in_use, 0);
+	assert_int_equal(st.in_use, 0);
 	chainpool_destroy(pool);
 }
 
@@ -280,12 +272,12 @@ static void test_zero(void **state)
 		chainpool_debug = d;
 		pool = create("z", 200, 0, 0);
 		p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
-		CHECK(p);
-		CHECK(!memchr_inv(p, 0, 200));
+		assert_true(p);
+		assert_true(!memchr_inv(p, 0, 200));
 		memset(p, 0xff, 200);
 		chainpool_free(pool, p, dma);
 		p = chainpool_alloc(pool, GFP_KERNEL | __GFP_ZERO, &dma);
-		CHECK(!memchr_inv(p, 0, 200));
+		assert_true(!memchr_inv(p, 0, 200));
 		chainpool_free(pool, p, dma);
 		chainpool_destroy(pool);
 	}
@@ -299,13 +291,13 @@ static void test_atomic(void **state)
 	void *p;
 
 	kshim.atomic = true;
-	CHECK(!chainpool_alloc(pool, GFP_ATOMIC, &dma));
+	assert_true(!chainpool_alloc(pool, GFP_ATOMIC, &dma));
 	kshim.atomic = false;
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
 	kshim.atomic = true;
 	chainpool_free(pool, p, dma);
 	p = chainpool_alloc(pool, GFP_ATOMIC, &dma);
-	CHECK(p);
+	assert_true(p);
 	chainpool_free(pool, p, dma);
 	kshim.atomic = false;
 	chainpool_destroy(pool);
@@ -321,13 +313,13 @@ static void test_fallback(void **state)
 	struct chainpool_stats st;
 
 	dev.max_bytes = 16384;
-	CHECK_EQ(bulk(pool, 3000), 0);
+	assert_int_equal(bulk(pool, 3000), 0);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.slabs_by_order[2], 23);
+	assert_int_equal(st.slabs_by_order[2], 23);
 	/* orders 5, 4 and 3 failed once; later slabs start at 2 (and 1) */
-	CHECK_EQ(st.fallbacks, 3);
-	CHECK_EQ(dev.calls, 3 + st.nr_slabs);
-	CHECK_EQ(dev.noretry, 2);
+	assert_int_equal(st.fallbacks, 3);
+	assert_int_equal(dev.calls, 3 + st.nr_slabs);
+	assert_int_equal(dev.noretry, 2);
 	check_blocks(s.blocks, 3000, 128, 16, 0);
 	release_destroy(pool);
 }
@@ -339,10 +331,10 @@ static void test_fault_top(void **state)
 	struct chainpool_stats st;
 
 	fault.fail_top = true;
-	CHECK_EQ(bulk(pool, 3000), 0);
+	assert_int_equal(bulk(pool, 3000), 0);
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.slabs_by_order[5], 0);
-	CHECK_EQ(st.slabs_by_order[4], 6);
+	assert_int_equal(st.slabs_by_order[5], 0);
+	assert_int_equal(st.slabs_by_order[4], 6);
 	check_blocks(s.blocks, 3000, 128, 16, 0);
 	release_destroy(pool);
 }
@@ -362,9 +354,9 @@ static void test_4gib(void **state)
 	/* the first slab of 128 KiB would start 64 KiB below 4 GiB */
 	dev.next_dma = (4ULL << 30) - (128 << 10);
 	dev.skew = 64 << 10;
-	CHECK_EQ(bulk(pool, 40), 0);
+	assert_int_equal(bulk(pool, 40), 0);
 	chainpool_get_stats(pool, &st);
-	CHECK(st.rejected >= 1);
+	assert_true(st.rejected >= 1);
 	check_blocks(s.blocks, 40, 4096, 16, 0);
 	release_destroy(pool);
 
@@ -372,10 +364,10 @@ static void test_4gib(void **state)
 	dev.next_dma = (4ULL << 30) - (16 << 10);
 	dev.skew = 8 << 10;
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
-	CHECK(p);
-	CHECK_EQ(dma, (4ULL << 30) - (8 << 10));
+	assert_true(p);
+	assert_int_equal(dma, (4ULL << 30) - (8 << 10));
 	chainpool_get_stats(pool, &st);
-	CHECK_EQ(st.rejected, 0);
+	assert_int_equal(st.rejected, 0);
 	chainpool_free(pool, p, dma);
 	chainpool_destroy(pool);
 }
@@ -393,12 +385,12 @@ static void test_fail_every_slab(void **state)
 		pool = create("e", 128, 0, 0);
 		fault.slab_calls = 0;
 		fault.fail_slab = k;
-		CHECK_EQ(bulk(pool, 20000), k <= 20 ? -ENOMEM : 0);
+		assert_int_equal(bulk(pool, 20000), k <= 20 ? -ENOMEM : 0);
 		chainpool_get_stats(pool, &st);
-		CHECK_EQ(st.nr_slabs, k <= 20 ? 0 : 20);
-		CHECK_EQ(dev.live, k <= 20 ? 0 : 20);
+		assert_int_equal(st.nr_slabs, k <= 20 ? 0 : 20);
+		assert_int_equal(dev.live, k <= 20 ? 0 : 20);
 		release_destroy(pool);
-		CHECK_EQ(dev.live, 0);
+		assert_int_equal(dev.live, 0);
 	}
 }
 
@@ -417,10 +409,10 @@ static void test_fail_every_kmalloc(void **state)
 		if (!pool)
 			continue;
 		ret = bulk(pool, 20000);
-		CHECK(ret == 0 || ret == -ENOMEM);
+		assert_true(ret == 0 || ret == -ENOMEM);
 		release_destroy(pool);
-		CHECK_EQ(dev.live, 0);
-		CHECK_EQ(kshim.live, 0);
+		assert_int_equal(dev.live, 0);
+		assert_int_equal(kshim.live, 0);
 	}
 	kshim.fail_alloc_at = 0;
 }
@@ -436,25 +428,25 @@ static void test_debug(void **state)
 	pool = create("d", 64, 0, 0);
 	other = create("o", 64, 0, 0);
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
-	CHECK(!memchr_inv(p, POOL_POISON_ALLOCATED, 64));
+	assert_true(!memchr_inv(p, POOL_POISON_ALLOCATED, 64));
 	chainpool_free(pool, p, dma);
-	CHECK(!memchr_inv(p + sizeof(struct cp_free), POOL_POISON_FREED,
-			  64 - sizeof(struct cp_free)));
-	CHECK_EQ(kshim.dev_errs, 0);
+	assert_true(!memchr_inv(p + sizeof(struct cp_free), POOL_POISON_FREED,
+				64 - sizeof(struct cp_free)));
+	assert_int_equal(kshim.dev_errs, 0);
 	chainpool_free(pool, p, dma);
-	CHECK_EQ(kshim.dev_errs, 1);
+	assert_int_equal(kshim.dev_errs, 1);
 	q = chainpool_alloc(other, GFP_KERNEL, &odma);
 	chainpool_free(pool, q, odma);
-	CHECK_EQ(kshim.dev_errs, 2);
+	assert_int_equal(kshim.dev_errs, 2);
 	chainpool_free(pool, p + 16, dma + 16);
-	CHECK_EQ(kshim.dev_errs, 3);
+	assert_int_equal(kshim.dev_errs, 3);
 	/* none of the refused frees counted */
-	CHECK_EQ(pool->in_use, 0);
-	CHECK_EQ(other->in_use, 1);
+	assert_int_equal(pool->in_use, 0);
+	assert_int_equal(other->in_use, 1);
 	/* written to while free: found when handed out again */
 	p[40] = 0;
-	CHECK(chainpool_alloc(pool, GFP_KERNEL, &dma) == p);
-	CHECK_EQ(kshim.dev_errs, 4);
+	assert_true(chainpool_alloc(pool, GFP_KERNEL, &dma) == p);
+	assert_int_equal(kshim.dev_errs, 4);
 	chainpool_free(pool, p, dma);
 	chainpool_free(other, q, odma);
 	chainpool_destroy(other);
@@ -471,12 +463,12 @@ static void test_destroy_busy(void **state)
 	chainpool_debug = true;
 	chainpool_slab_kb = 4;
 	pool = create("b", 128, 0, 0);
-	CHECK_EQ(bulk(pool, 2000), 0);
+	assert_int_equal(bulk(pool, 2000), 0);
 	chainpool_release_all(pool);
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
 	chainpool_destroy(pool);
-	CHECK_EQ(kshim.dev_errs, 1);
-	CHECK_EQ(dev.live, 1);
+	assert_int_equal(kshim.dev_errs, 1);
+	assert_int_equal(dev.live, 1);
 	dma_free_coherent(&dev, PAGE_SIZE, p, dma);
 }
 
@@ -486,17 +478,17 @@ static void test_debugfs(void **state)
 	struct chainpool *pool = create("chain pool", 128, 0, 0);
 	struct seq_file m = { .private = pool };
 
-	CHECK(kshim.debugfs_dir);
-	CHECK_EQ(kshim.debugfs_files, 1);
-	CHECK_EQ(bulk(pool, 2000), 0);
+	assert_true(kshim.debugfs_dir);
+	assert_int_equal(kshim.debugfs_files, 1);
+	assert_int_equal(bulk(pool, 2000), 0);
 	cp_debugfs_show(&m, NULL);
-	CHECK(strstr(m.buf, "blocks: 2048\nin_use: 2000\nslabs: 2\n"));
-	CHECK(strstr(m.buf, "slabs_order_5: 2\ndma_bytes: 262144\n"));
+	assert_true(strstr(m.buf, "blocks: 2048\nin_use: 2000\nslabs: 2\n"));
+	assert_true(strstr(m.buf, "slabs_order_5: 2\ndma_bytes: 262144\n"));
 	release_destroy(pool);
-	CHECK_EQ(kshim.debugfs_files, 0);
+	assert_int_equal(kshim.debugfs_files, 0);
 	/* the folder is found again, not created twice */
 	pool = create("again", 128, 0, 0);
-	CHECK_EQ(kshim.debugfs_files, 1);
+	assert_int_equal(kshim.debugfs_files, 1);
 	chainpool_destroy(pool);
 }
 
@@ -511,7 +503,7 @@ static void test_slab_kb(void **state)
 	for (i = 0; i < ARRAY_SIZE(kb); i++) {
 		chainpool_slab_kb = kb[i];
 		pool = create("kb", 128, 0, 0);
-		CHECK_EQ(pool->max_order, order[i]);
+		assert_int_equal(pool->max_order, order[i]);
 		chainpool_destroy(pool);
 	}
 }
@@ -525,13 +517,13 @@ static void test_init_on(void **state)
 
 	kshim.init_on_alloc = true;
 	p = chainpool_alloc(pool, GFP_KERNEL, &dma);
-	CHECK(!memchr_inv(p, 0, 200));
+	assert_true(!memchr_inv(p, 0, 200));
 	kshim.init_on_alloc = false;
 	memset(p, 0xff, 200);
 	kshim.init_on_free = true;
 	chainpool_free(pool, p, dma);
-	CHECK(!memchr_inv(p + sizeof(struct cp_free), 0,
-			  200 - sizeof(struct cp_free)));
+	assert_true(!memchr_inv(p + sizeof(struct cp_free), 0,
+				200 - sizeof(struct cp_free)));
 	kshim.init_on_free = false;
 	chainpool_destroy(pool);
 }
