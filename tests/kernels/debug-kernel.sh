@@ -71,7 +71,6 @@ rm -rf "$SDIR/debs" "$SRC/.cp-version"
 prune_source "$SRC"
 prune_source "$OBJ"
 
-echo "$SRC_PKG=$SRC_VER" > "$SDIR/versions"
 log "ready: $KVER"
 write_env "$SDIR" "$KVER" "$OBJ" '' "$ROOT/boot/vmlinuz-$KVER" "$ROOT" debug \
 	"$SRC_PKG=$SRC_VER"

@@ -106,13 +106,13 @@ download() {
 	for pkg in "$@"; do
 		ver=$(kapt_version "$pkg")
 		[ -n "$ver" ] || die "$SERIES: package $pkg not found in Debian $SUITES"
-		echo "$pkg=$ver" >> "$SDIR/versions.new"
+		versions="$versions $pkg=$ver"
 		deb_fetch "$SDIR/debs" "$pkg" "$ver" >/dev/null
 	done
 }
 deb_of() { deb_fetch "$SDIR/debs" "$1" "$(kapt_version "$1")"; }
 
-: > "$SDIR/versions.new"
+versions=
 # shellcheck disable=SC2086 # word lists
 download $IMAGE_PKGS $HEADER_PKGS
 
@@ -229,8 +229,7 @@ else
 	KMAKEFLAGS="CC=$HOST_CC"
 fi
 
-mv "$SDIR/versions.new" "$SDIR/versions"
 rm -rf "$SDIR/debs"
 log "$SERIES: ready ($ROUTE route)"
 write_env "$SDIR" "$KVER" "$KDIR" "$KMAKEFLAGS" "$VMLINUZ" "$ROOT" "$ROUTE" \
-	"$(tr '\n' ' ' < "$SDIR/versions" | sed 's/ $//')"
+	"${versions# }"
