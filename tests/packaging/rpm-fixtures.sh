@@ -70,9 +70,8 @@ orig=$(find "$work" -maxdepth 1 -name 'dkms_*.orig.tar.*' | head -n 1)
 [ -n "$orig" ] || die "apt-get source dkms fetched no upstream tarball"
 dver=${orig##*/dkms_}
 dver=${dver%.orig.tar.*}
-mkdir -p "$work/dkms-src"
+mkdir -p "$work/dkms-src" "$work/stage-dkms"
 tar -xf "$orig" -C "$work/dkms-src" --strip-components=1
-mkdir -p "$work/stage-dkms"
 make -C "$work/dkms-src" install-redhat DESTDIR="$work/stage-dkms" >&2 ||
 	die "make install-redhat failed"
 files=$(cd "$work/stage-dkms" && find . ! -type d | sed 's|^\.||' | sort)
@@ -178,7 +177,6 @@ for el in $(kernel_series rpm); do
 	if series_has "$el" kmod; then
 		for z in 90 91; do
 			k2=$v-${r%%.el*}.$z.el${r#*.el}.x86_64
-			rm -rf "$work/stage-$z"
 			mkdir -p "$work/stage-$z/lib/modules"
 			cp -a "$st$m" "$work/stage-$z/lib/modules/$k2"
 			ln -sfn "/usr/src/kernels/$k2" "$work/stage-$z/lib/modules/$k2/build"
