@@ -11,17 +11,11 @@
 
 struct kshim kshim;
 
-static __noreturn __printf(1, 2) void kshim_bug(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "kshim: BUG: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	abort();
-}
+#define kshim_bug(fmt, ...)						\
+	do {								\
+		fprintf(stderr, "kshim: BUG: " fmt "\n", ##__VA_ARGS__);	\
+		abort();						\
+	} while (0)
 
 static void kshim_might_sleep(const char *what)
 {
@@ -43,21 +37,11 @@ void *memchr_inv(const void *p, int c, size_t n)
 
 ssize_t strscpy(char *dst, const char *src, size_t size)
 {
-	size_t len = strnlen(src, size);
+	size_t len = strnlen(src, size - 1);
 
-	if (len == size) {
-		memcpy(dst, src, size - 1);
-		dst[size - 1] = '\0';
-		return -E2BIG;
-	}
-	memcpy(dst, src, len + 1);
-	return len;
-}
-
-void sort(void *base, size_t num, size_t size,
-	  int (*cmp)(const void *, const void *), void *swap)
-{
-	qsort(base, num, size, cmp);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return src[len] ? -E2BIG : (ssize_t)len;
 }
 
 /* Each buffer remembers its size and DMA address, to check the free. */
@@ -110,11 +94,6 @@ void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 			  size, dma, h->size, h->dma);
 	dev->live--;
 	free((char *)(h + 1) - PAGE_SIZE);
-}
-
-const char *dev_name(const struct device *dev)
-{
-	return dev->name;
 }
 
 /* A word before each allocation tells kfree() from kvfree(). */

@@ -37,7 +37,6 @@ typedef unsigned int gfp_t;
 #define POOL_POISON_ALLOCATED	0xa9
 #define BITS_PER_LONG		(8 * (int)sizeof(long))
 #define KBUILD_MODNAME		"unit"
-#define THIS_MODULE		NULL
 
 #define __ALIGN_MASK(x, m)	(((x) + (m)) & ~(m))
 #define ALIGN(x, a)		__ALIGN_MASK(x, (__typeof__(x))(a) - 1)
@@ -54,7 +53,6 @@ typedef unsigned int gfp_t;
 #define WRITE_ONCE(x, v)	((x) = (v))
 #define IS_ERR_OR_NULL(p)	(!(p) || (unsigned long)(p) >= (unsigned long)-4095)
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
-#define __noreturn		__attribute__((noreturn))
 
 static inline bool is_power_of_2(unsigned long n)
 {
@@ -111,8 +109,7 @@ static inline bool bitmap_empty(const unsigned long *map, unsigned int bits)
 
 void *memchr_inv(const void *p, int c, size_t n);
 ssize_t strscpy(char *dst, const char *src, size_t size);
-void sort(void *base, size_t num, size_t size,
-	  int (*cmp)(const void *, const void *), void *swap);
+#define sort(base, num, size, cmp, swap)	qsort(base, num, size, cmp)
 
 /* The fake coherent DMA of a device: the test places the addresses. */
 struct device {
@@ -129,7 +126,7 @@ void *dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 			 gfp_t gfp);
 void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 		       dma_addr_t dma);
-const char *dev_name(const struct device *dev);
+#define dev_name(dev)		((dev)->name)
 
 /* Metadata: each allocation knows which call frees it. */
 enum kshim_kind { KSHIM_KFREE = 1, KSHIM_KVFREE };
@@ -174,12 +171,11 @@ __printf(2, 3) void dev_err(const struct device *dev, const char *fmt, ...);
 struct dentry;
 struct seq_file;
 struct file_operations {
-	void *owner;
 	int (*show)(struct seq_file *m, void *unused);
 };
 
 #define DEFINE_SHOW_ATTRIBUTE(name) \
-	static const struct file_operations name##_fops = { THIS_MODULE, name##_show }
+	static const struct file_operations name##_fops = { name##_show }
 
 struct seq_file {
 	void *private;
