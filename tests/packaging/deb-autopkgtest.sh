@@ -8,14 +8,10 @@ set -eu
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-suite='deb-autopkgtest'
-work=$top/build/pkg/test/$suite
-control=$top/packaging/deb/debian/tests/control
-
 start_install_test
 
 step "building the package and a local repository of it"
-deb=$(build_debs "$work/repo")
+deb=$(build_pkg "$work/repo")
 (cd "$work/repo" && dpkg-scanpackages -m . >Packages) 2>/dev/null
 echo "deb [trusted=yes] file:$work/repo ./" >/etc/apt/sources.list.d/$name-test.list
 apt-get -q update -o Dir::Etc::SourceList=/dev/null \
@@ -28,7 +24,7 @@ mkdir -p "$work/src"
 cp -r "$top/packaging/deb/debian" "$work/src/"
 mv "$work/src/debian/control.in" "$work/src/debian/control"
 
-cmds=$(sed -n 's/^Test-Command: //p' "$control")
+cmds=$(sed -n 's/^Test-Command: //p' "$top/packaging/deb/debian/tests/control")
 ktap_test_result "debian/tests/control declares a Test-Command" [ -n "$cmds" ]
 while read -r cmd; do
 	[ -n "$cmd" ] || continue
@@ -42,6 +38,5 @@ while read -r cmd; do
 	ktap_test_result "it reports no FAIL" not grep -q '^I: FAIL' "$work/test.log"
 done <<<"$cmds"
 
-purge_step >/dev/null
-nothing_left purge
-finish "$suite"
+purge_step
+finish

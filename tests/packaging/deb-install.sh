@@ -1,20 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The .deb from make repo's signed apt repository, on Debian 12's 6.1 and
-# on the bundles of the series tagged deb (Ubuntu's kernels, laid out as
-# their packages lay them out), then purged.  Keeps the initramfs images
-# with ours for initrd-boot.sh.  KVER=<release> picks the 6.1 kernel.
+# The .deb from make repo's signed apt repository, on Debian 12's 6.1 (KVER)
+# and the series tagged deb (Ubuntu's kernels), then purged.  Keeps the
+# initramfs images with ours for initrd-boot.sh.
 
 set -eu
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-suite="deb-install"
-work=$top/build/pkg/test/$suite
-
 start_install_test
-purge_pkg
 
 # install_bundle SERIES: the bundle's kernel as linux-image and
 # linux-headers put it, its initramfs made; prints its release.
@@ -35,18 +30,15 @@ install_bundle() {
 	echo "$k"
 }
 
-# The kernels: Debian's 6.1, then Ubuntu's, by series name.
 declare -A kernel intree
 kernel[debian]=$kver
-series=debian
-ubuntu=$(kernel_series deb)
-[ -n "$ubuntu" ] || ktap_print_msg "no series tagged deb: Debian's 6.1 only (bundles: $(bundles_note))"
-for s in $ubuntu; do
-	step "installing $s as Ubuntu's linux-image and linux-headers"
-	kernel[$s]=$(install_bundle "$s")
-	series="$series $s"
-done
+series="debian $(kernel_series deb)"
+[ "$series" != "debian " ] || ktap_print_msg "no series tagged deb: Debian's 6.1 only (bundles: $(bundles_note))"
 for s in $series; do
+	if [ "$s" != debian ]; then
+		step "installing $s as Ubuntu's linux-image and linux-headers"
+		kernel[$s]=$(install_bundle "$s")
+	fi
 	k=${kernel[$s]}
 	intree[$s]="$(resolved_path "$k") $(resolved_version "$k")"
 	echo "$s: $k, in-tree ${intree[$s]}"
@@ -55,10 +47,9 @@ for s in $series; do
 done
 
 step "building the package"
-deb=$(build_debs "$work")
+deb=$(build_pkg "$work")
 
 step "make repo: the package in a signed apt repository (a throwaway key)"
-repo_keys
 test_repos "${deb%/*}" "$work"
 install -m 0644 "$work/repo/$name.gpg" /usr/share/keyrings/
 # apt_update DIR: our sources stanza, its packages those of DIR, and
@@ -67,17 +58,11 @@ apt_update() {
 	sed "s|^URIs: .*|URIs: file://$1/deb/|" "$work/repo/$name.sources" >"/etc/apt/sources.list.d/$name.sources"
 	apt-get -q -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=false update
 }
-rc=0
-apt_update "$work/repo-other" >"$work/other.log" 2>&1 || rc=$?
-grep -E '^(E|W):' "$work/other.log" || :
-ktap_test_result "apt-get update refuses the repository signed by another key" \
-	refused "$rc" NO_PUBKEY "$work/other.log"
+refuses "apt-get update refuses the repository signed by another key" NO_PUBKEY "$work/other.log" \
+	apt_update "$work/repo-other"
 apt_update "$work/repo-tampered" >&2 || ktap_exit_fail_msg "apt-get update of the tampered repository failed"
-rc=0
-apt-get -q install -y "$pkg" >"$work/tampered.log" 2>&1 || rc=$?
-grep -E '^(E|W):' "$work/tampered.log" || :
-ktap_test_result "apt-get refuses the package with one byte changed" \
-	refused "$rc" "hash sum mismatch" "$work/tampered.log"
+refuses "apt-get refuses the package with one byte changed" "hash sum mismatch" "$work/tampered.log" \
+	apt-get -q install -y "$pkg"
 ktap_test_result "and installs nothing" [ "$(pkg_state)" != "install ok installed" ]
 apt_update "$work/repo" >&2 || ktap_exit_fail_msg "apt-get update of the repository failed"
 
@@ -117,5 +102,4 @@ for s in $series; do
 	ktap_test_result "$s: the initramfs holds no $name modprobe.d file" \
 		not grep -q "modprobe.d/$name" <<<"$(lsinitramfs "/boot/initrd.img-$k")"
 done
-nothing_left purge
-finish "$suite"
+finish

@@ -14,7 +14,7 @@ set -eu
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"
 
-vm=$top/build/pkg/vm dest=updates/dkms suite=initrd-boot
+vm=$top/build/pkg/vm dest=updates/dkms
 case ${1:-} in
 --rpm) vm=$top/build/pkg/rpm-vm/${2:?initrd-boot.sh --rpm EL} dest=extra suite=initrd-boot-$2 ;;
 --deb) vm=$top/build/pkg/vm-${2:?initrd-boot.sh --deb SERIES} suite=initrd-boot-$2 ;;
@@ -69,4 +69,4 @@ ktap_test_result "mpt3sas resolves to the DKMS build under $dest/" \
 ktap_test_result "the mpt3sas that loads is ours ($ourver)" grep -q "^INITRD: loaded version $ourver" "$log"
 ktap_test_result "no splat in the kernel log" not grep -qE "$SPLAT_RE" "$log"
 
-finish "$suite"
+finish

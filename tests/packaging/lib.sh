@@ -15,6 +15,9 @@ release=$(cat "$top/src/VERSION")
 ourver=$base-$release
 export DEBIAN_FRONTEND=noninteractive
 t0=$(date +%s)
+# the suite (rpm-lib.sh adds EL) and its work directory
+suite=$(basename "$0" .sh)
+work=$top/build/pkg/test/$suite
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 # shellcheck source=tests/kernels/lib.sh
@@ -31,9 +34,9 @@ not() {
 	"$@" || rc=$?
 	[ "$rc" = 1 ]
 }
-# finish SUITE: the plan, the totals and the exit status
+# finish: the plan, the totals and the exit status
 finish() {
-	ktap_print_msg "$1: $(($(date +%s) - t0))s"
+	ktap_print_msg "$suite: $(($(date +%s) - t0))s"
 	ktap_finished
 }
 
@@ -53,11 +56,13 @@ pkg_dist() {
 	"$top/packaging/dist.sh" "$top/build/tree" "$1" >&2
 }
 
-# build_debs DIR: pkg_dist DIR and the .deb, whose path it prints.
-build_debs() {
+# build_pkg DIR: pkg_dist DIR and the package ($fmt: rpm-lib.sh sets rpm),
+# whose path it prints.
+fmt=deb
+build_pkg() {
 	pkg_dist "$1"
-	"$top/packaging/deb/build.sh" "$1" >&2
-	ls "$1"/"$pkg"_*_all.deb
+	"$top/packaging/$fmt/build.sh" "$1" >&2
+	ls "$1/$pkg"[_-]*."$fmt"
 }
 
 pkg_state() { dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true; }
@@ -70,10 +75,11 @@ purge_pkg() {
 	fi
 }
 
-# purge_step: the package purged, as a user does it.
+# purge_step: the package purged, as a user does it, and nothing of ours left
 purge_step() {
 	step "purging"
 	apt-get -q purge -y "$pkg" 2>&1 | grep -v '^readelf: Warning'
+	nothing_left purge
 }
 
 # nothing_left AFTER: the test that no file of ours is left (leftovers)
@@ -84,6 +90,8 @@ nothing_left() {
 	ktap_test_result "nothing left after $1" [ -z "$left" ]
 }
 
+# decide KVER: what the installed package's kernel-setup.sh decides for KVER
+decide() { bash /usr/src/"$name"-*/kernel-setup.sh decide "$1"; }
 dkms_installed() { dkms status -m "$name" -k "$1" 2>/dev/null | grep -q ': installed'; }
 
 # only_version RELEASE DIR: dkms, /usr/src and modinfo -k $kver know one
@@ -144,14 +152,16 @@ initrd_mpt3sas() {
 	rm -rf "$d"
 }
 
-# initrd_has KVER DIR [VERSION]: KVER's initramfs holds DIR/mpt3sas.ko of
-# VERSION (default: ours)
-initrd_has() {
+# initrd_holds KVER ERE: a line of initrd_mpt3sas KVER matches ERE
+initrd_holds() {
 	local im
 	im=$(initrd_mpt3sas "$1")
 	echo "initramfs of $1: $im"
-	grep -qE "/lib/modules/$1/$2/mpt3sas\.ko(\.[a-z]+)? ${3:-$ourver}\$" <<<"$im"
+	grep -qE -- "$2" <<<"$im"
 }
+# initrd_has KVER DIR [VERSION]: KVER's initramfs holds DIR/mpt3sas.ko of
+# VERSION (default: ours)
+initrd_has() { initrd_holds "$1" "/lib/modules/$1/$2/mpt3sas\.ko(\.[a-z]+)? ${3:-$ourver}\$"; }
 
 # The files of ours left anywhere.
 leftovers() {
@@ -176,12 +186,11 @@ save_boot() {
 ko_cat() { case $1 in *.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *) cat "$1" ;; esac; }
 # no_sas2008: the module (stdin) without SAS2008's ID (1000:0072), as RHEL 10's
 no_sas2008() { perl -0777 -pe 's/alias=pci:v00001000d00000072sv/alias=pci:v00001000d0000FFFFsv/'; }
-has_sas2008() { grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -k "$1" -F alias mpt3sas)"; }
+# has_sas2008 MODINFO_ARGS...: the module modinfo names claims SAS2008
+has_sas2008() { grep -qi 'pci:v00001000d00000072sv' <<<"$(modinfo -F alias "$@")"; }
 
-# start_install_test: the start of a test that installs the package: in the
-# throwaway root (root.sh installed its tools and kernel), Debian 12's 6.1
-# in $kver (KVER, else the newest with headers), nothing of ours installed
-# yet, and a purge however the test ends.
+# start_install_test: in the throwaway root, Debian 12's 6.1 in $kver (KVER,
+# else the newest with headers), nothing of ours yet, a purge at the end.
 start_install_test() {
 	in_pkgroot
 	kver=${KVER:-$(host_kver)}
@@ -192,13 +201,14 @@ start_install_test() {
 	trap purge_pkg EXIT
 }
 
-# standin_sysfs DIR ADDRESS ID: a stand-in sysfs (MPT3SAS_CP_SYSFS of
-# kernel-setup.sh) with one PCI device, ADDRESS, of ID (vvvv:dddd), and
+# standin_sysfs DIR ADDRESS ID: DIR anew, a stand-in sysfs (MPT3SAS_CP_SYSFS
+# of kernel-setup.sh) with one PCI device, ADDRESS, of ID (vvvv:dddd), and
 # behind it the disk whose sda2 findmnt / names (dev/block leads there).
 standin_sysfs() {
 	local s=$1 a=$2 id=$3 d mm part
 	d=$s/devices/pci0000:00/$a
 	part=host0/target0:0:0/0:0:0:0/block/sda/sda2
+	rm -rf "$s"
 	mkdir -p "$d/$part" "$s/bus/pci/devices" "$s/dev/block"
 	echo "0x${id%:*}" >"$d/vendor"
 	echo "0x${id#*:}" >"$d/device"
@@ -209,24 +219,17 @@ standin_sysfs() {
 	ln -sfn "../../devices/pci0000:00/$a/$part" "$s/dev/block/$mm"
 }
 
-# repo_keys: two throwaway signing keys in a GNUPGHOME of the root's own
-# /tmp: "$name test key", which signs the repository, and "another key".
-repo_keys() {
-	GNUPGHOME=$(mktemp -d)
-	export GNUPGHOME
-	local k
-	for k in "$name test key" "another key"; do
-		gpg --batch --passphrase '' --quick-gen-key "$k" rsa3072 sign 1d 2>/dev/null ||
-			ktap_exit_fail_msg "gpg could not make the key $k"
-	done
-}
-
-# test_repos PKG_DIR DIR: packaging/repo.sh on PKG_DIR: DIR/repo, signed
-# by "$name test key"; DIR/repo-other, by "another key"; DIR/repo-tampered,
-# DIR/repo with one byte of each package changed.
+# test_repos PKG_DIR DIR: packaging/repo.sh on PKG_DIR with two throwaway
+# keys (a GNUPGHOME in the root's /tmp): DIR/repo, signed by "$name test
+# key"; DIR/repo-other, by "another key"; DIR/repo-tampered, DIR/repo with
+# one byte of each package changed.
 test_repos() {
 	local f k off b
+	GNUPGHOME=$(mktemp -d)
+	export GNUPGHOME
 	for k in repo:"$name test key" repo-other:"another key"; do
+		gpg --batch --passphrase '' --quick-gen-key "${k#*:}" rsa3072 sign 1d 2>/dev/null ||
+			ktap_exit_fail_msg "gpg could not make the key ${k#*:}"
 		REPO_KEY=${k#*:} "$top/packaging/repo.sh" "$1" "$2/${k%%:*}" >&2 ||
 			ktap_exit_fail_msg "packaging/repo.sh failed (${k#*:})"
 	done
@@ -240,12 +243,18 @@ test_repos() {
 	done
 }
 
-# refused RC MESSAGE LOG: a command's exit status RC is not 0, and its LOG
-# says why (MESSAGE, a case-blind extended regular expression).
-refused() { [ "$1" != 0 ] && grep -qiE "$2" "$3"; }
+# refuses DESC ERE LOG CMD...: the test DESC that CMD fails, and its output
+# (LOG) says why: ERE, a case-blind extended regular expression.
+refuses() {
+	local rc=0
+	"${@:4}" >"$3" 2>&1 || rc=$?
+	grep -iE '^(E:|W:|error)' "$3" || :
+	if [ "$rc" != 0 ] && grep -qiE "$2" "$3"; then ktap_test_pass "$1"; else ktap_test_fail "$1"; fi
+}
 
+# lines LOG LINE: how many lines of LOG are LINE (apt runs dpkg on a pty:
+# its lines end in \r\n)
+lines() { tr -d '\r' <"$1" | grep -cxF -- "$2" || true; }
 # no_driver_warning LOG KVER: how many times LOG warns that KVER boots with
 # no driver for a present HBA.
-no_driver_warning() {
-	tr -d '\r' <"$1" | grep -cxF "$name: WARNING: kernel $2 will boot with NO DRIVER for this HBA:" || true
-}
+no_driver_warning() { lines "$1" "$name: WARNING: kernel $2 will boot with NO DRIVER for this HBA:"; }

@@ -21,4 +21,4 @@ else
 fi
 left=$(leftovers)
 ktap_test_result "no file of ours in /usr/src, /var/lib/dkms, /lib/modules, /etc${left:+: $left}" [ -z "$left" ]
-finish root-clean
+finish

@@ -3,13 +3,16 @@
 #
 # Shared by the RPM tests (sourced), in the RPM root (root.sh --rpm) made
 # to look like RHEL $EL (default: the first series tagged rpm), dnf
-# installing from rpm-fixtures.sh's repository.  Nothing is removed at the
-# end: the root is thrown away.
+# installing from rpm-fixtures.sh's repository.
 
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 el=${EL:-$(kernel_one rpm)}
+suite+=-$el
+work+=-$el
+major=${el#el}
+major=${major%%.*}
 series_has "$el" rpm || ktap_exit_fail_msg "EL=$el: not one of the series tagged rpm: $(kernel_series rpm)"
 # the other bundle: the kernel installed afterwards
 el2=$(kernel_series rpm | tr ' ' '\n' | grep -vxF "$el" | head -n 1)
@@ -19,12 +22,36 @@ kver2=$(bundle_release "$el2")
 { [ -n "$kver" ] && [ -n "$kver2" ]; } ||
 	ktap_exit_fail_msg "no kernel in the bundle of $el or $el2 in $KERNEL_BUNDLES"
 initramfs() { echo "/boot/initramfs-$1.img"; }
+fmt=rpm
 DNF=(dnf -y --disablerepo='*' --enablerepo=fixtures)
 
-# rhelify: RHEL's os-release, paths and kernel-install plugins.
-rhelify() {
-	local v=${el#el} major=${el#el}
-	major=${major%%.*}
+# fixture_repo: the cached repository, made once per fixture script, series
+# list, bundles and DKMS_SUITE.
+fixture_repo() {
+	local key
+	key=$({ cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST" \
+		"$RHEL_FIXTURES"/kmod-el*/weak-modules
+		echo "${DKMS_SUITE:-}"; } | sha256sum | cut -c1-16)
+	repo=$top/build/pkgroot-rpm/repo-$key
+	exec 7>"$top/build/pkgroot-rpm/.lock-repo"
+	flock 7
+	if [ ! -f "$repo/.complete" ]; then
+		step "making the fixture repository (once)"
+		rm -rf "$top"/build/pkgroot-rpm/repo-*
+		"$top/tests/packaging/rpm-fixtures.sh" "$repo" ||
+			ktap_exit_fail_msg "rpm-fixtures.sh failed"
+		touch "$repo/.complete"
+	fi
+	flock -u 7
+}
+
+# rpm_root_setup: RHEL $el (its os-release, paths and kernel-install
+# plugins) with its kernel-core installed through dnf (kernel-install:
+# /boot and the initramfs), no kernel-devel, nothing of ours.
+rpm_root_setup() {
+	local v=${el#el}
+	in_pkgroot
+	fixture_repo
 	rm -f /etc/os-release
 	cat >/etc/os-release <<EOF
 NAME="Red Hat Enterprise Linux"
@@ -49,13 +76,9 @@ EOF
 	cat >/usr/lib/kernel/install.d/20-grub.install <<'EOF'
 #!/bin/sh
 # test root: the /boot part of RHEL's 20-grub.install (grubby)
-case $1 in
-add)
-	for f in vmlinuz System.map config; do
-		cp "/lib/modules/$2/$f" "/boot/$f-$2"
-	done ;;
-remove) rm -f "/boot/vmlinuz-$2" "/boot/System.map-$2" "/boot/config-$2" ;;
-esac
+for f in vmlinuz System.map config; do
+	case $1 in add) cp "/lib/modules/$2/$f" "/boot/$f-$2" ;; remove) rm -f "/boot/$f-$2" ;; esac
+done
 EOF
 	# dracut's 50-dracut.install, as RHEL's dracut ships it (layout "other")
 	cat >/usr/lib/kernel/install.d/50-dracut.install <<'EOF'
@@ -73,38 +96,14 @@ name=test fixtures (rpm-fixtures.sh)
 baseurl=file://$repo
 gpgcheck=0
 EOF
-}
-
-# fixture_repo: the cached repository, made once per fixture script, series
-# list, bundles and DKMS_SUITE.
-fixture_repo() {
-	local key
-	key=$({ cat "$top/tests/packaging/rpm-fixtures.sh" "$SERIES_FILE" "$KERNEL_BUNDLES/MANIFEST" \
-		"$RHEL_FIXTURES"/kmod-el*/weak-modules
-		echo "${DKMS_SUITE:-}"; } | sha256sum | cut -c1-16)
-	repo=$top/build/pkgroot-rpm/repo-$key
-	exec 7>"$top/build/pkgroot-rpm/.lock-repo"
-	flock 7
-	if [ ! -f "$repo/.complete" ]; then
-		step "making the fixture repository (once)"
-		rm -rf "$top"/build/pkgroot-rpm/repo-*
-		"$top/tests/packaging/rpm-fixtures.sh" "$repo" ||
-			ktap_exit_fail_msg "rpm-fixtures.sh failed"
-		touch "$repo/.complete"
-	fi
-	flock -u 7
-}
-
-# rpm_root_setup: RHEL $el with its kernel-core installed through dnf
-# (kernel-install: /boot and the initramfs), no kernel-devel, nothing of ours.
-rpm_root_setup() {
-	in_pkgroot
-	fixture_repo
-	rhelify
 	step "$el: dnf install kernel-core-$kver"
-	"${DNF[@]}" install el-base "kernel-core-$kver" >&2 ||
-		ktap_exit_fail_msg "dnf install kernel-core-$kver failed"
+	dnf_ok /tmp/kernel-core.log install el-base "kernel-core-$kver"
 	[ -f "$(initramfs "$kver")" ] || ktap_exit_fail_msg "kernel-install made no $(initramfs "$kver")"
+}
+
+# dnf_ok LOG ARGS...: dnf ARGS, its output in LOG (shown if it fails)
+dnf_ok() {
+	"${DNF[@]}" "${@:2}" >"$1" 2>&1 || { cat "$1"; ktap_exit_fail_msg "dnf ${*:2} failed"; }
 }
 
 # core_clean KVER: rpm -V kernel-core-KVER finds nothing changed
@@ -113,13 +112,6 @@ core_clean() {
 	v=$(rpm -V "kernel-core-$1" 2>&1) || :
 	[ -z "$v" ] || echo "rpm -V kernel-core-$1: $v"
 	[ -z "$v" ]
-}
-
-# build_rpm DIR: pkg_dist DIR and the dkms RPM, whose path it prints.
-build_rpm() {
-	pkg_dist "$1"
-	"$top/packaging/rpm/build.sh" "$1" >&2
-	ls "$1"/"$pkg"-*.noarch.rpm
 }
 
 # initrd_mpt3sas KVER: "<path> <version>" of each mpt3sas.ko* in KVER's initramfs.
@@ -135,17 +127,14 @@ initrd_mpt3sas() {
 	rm -rf "$tmp"
 }
 
-# initrd_dep KVER: the mpt3sas line of the modules.dep in KVER's
-# initramfs: depmod lists only the copy it resolves to.
-initrd_dep() {
+# dep_is KVER DIR: the modules.dep in KVER's initramfs has one mpt3sas
+# line (depmod lists only the copy it resolves to), for DIR/mpt3sas.ko*.
+dep_is() {
 	local img dep
 	img=$(initramfs "$1")
 	dep=$(lsinitrd "$img" 2>/dev/null | awk '{ print $NF }' | grep -E "lib/modules/$1/modules\.dep\$" | head -n 1)
-	lsinitrd -f "$dep" "$img" 2>/dev/null | grep -E '(^|/)mpt3sas\.ko[.a-z]*:'
-}
-
-# dep_is KVER DIR LINES: LINES (initrd_dep's) is one line, for DIR/mpt3sas.ko*.
-dep_is() {
-	[ "$(grep -c . <<<"$3")" = 1 ] &&
-		grep -qE "^(/?(usr/)?lib/modules/$1/)?$2/mpt3sas\.ko(\.[a-z]+)?:" <<<"$3"
+	dep=$(lsinitrd -f "$dep" "$img" 2>/dev/null | grep -E '(^|/)mpt3sas\.ko[.a-z]*:')
+	echo "initramfs modules.dep of $1: $dep"
+	[ "$(grep -c . <<<"$dep")" = 1 ] &&
+		grep -qE "^(/?(usr/)?lib/modules/$1/)?$2/mpt3sas\.ko(\.[a-z]+)?:" <<<"$dep"
 }

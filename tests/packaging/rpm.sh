@@ -7,7 +7,6 @@
 set -eu
 # shellcheck source=tests/packaging/lib.sh
 . "$(dirname "$0")/lib.sh"
-work=$top/build/pkg/test/rpm
 has() { grep -qE "$1" <<<"$2"; }
 hasF() { grep -qF -- "$1" <<<"$2"; }
 hasnt() { ! grep -qE "$1" <<<"$2"; }
@@ -123,4 +122,4 @@ else
 	ktap_test_skip "rpmlint: not installed (Debian 12: apt-get install rpmlint)"
 fi
 
-finish rpm
+finish
