@@ -304,7 +304,8 @@ static void test_atomic(void **state)
 
 /*
  * Slabs too large for memory: smaller orders, down to one block; tried
- * without retries or warnings above the costly order, and once only.
+ * without retries or warnings above the costly order, and once only.  The
+ * same for the hook's failures of the top order.
  */
 static void test_fallback(void **state)
 {
@@ -321,15 +322,10 @@ static void test_fallback(void **state)
 	assert_int_equal(dev.noretry, 2);
 	check_blocks(s.blocks, 3000, 128, 16, 0);
 	release_destroy(pool);
-}
 
-/* The hook's top-order failures: the same, through the fault point. */
-static void test_fault_top(void **state)
-{
-	struct chainpool *pool = create("t", 128, 0, 0);
-	struct chainpool_stats st;
-
+	dev.max_bytes = 0;
 	fault.fail_top = true;
+	pool = create("t", 128, 0, 0);
 	assert_int_equal(bulk(pool, 3000), 0);
 	chainpool_get_stats(pool, &st);
 	assert_int_equal(st.slabs_by_order[5], 0);
@@ -535,7 +531,6 @@ int main(void)
 		T(test_zero),
 		T(test_atomic),
 		T(test_fallback),
-		T(test_fault_top),
 		T(test_4gib),
 		T(test_fail_every_slab),
 		T(test_fail_every_kmalloc),
