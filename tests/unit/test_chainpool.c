@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of chainpool.c, built unchanged on the shim of the kernel
- * calls it makes (kernel/): included here so that the tests can set its
- * module parameters.  cmocka, ASan and UBSan.
+ * Unit tests of chainpool.c, included unchanged (the tests set its module
+ * parameters) on the stand-ins of kernel/ for the kernel calls it makes.
  */
 #include <stdarg.h>
 #include <setjmp.h>
@@ -485,15 +484,16 @@ static void test_debugfs(void **state)
 /* chainpool_slab_kb: rounded down to a power of two from a page to 4 MiB. */
 static void test_slab_kb(void **state)
 {
-	static const unsigned int kb[] = { 256, 100, 1, 0, 99999 };
-	static const unsigned int order[] = { 6, 4, 0, 0, 10 };
+	static const struct { unsigned int kb, order; } c[] = {
+		{ 256, 6 }, { 100, 4 }, { 1, 0 }, { 0, 0 }, { 99999, 10 },
+	};
 	struct chainpool *pool;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(kb); i++) {
-		chainpool_slab_kb = kb[i];
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		chainpool_slab_kb = c[i].kb;
 		pool = create("kb", 128, 0, 0);
-		assert_int_equal(pool->max_order, order[i]);
+		assert_int_equal(pool->max_order, c[i].order);
 		chainpool_destroy(pool);
 	}
 }
