@@ -1,18 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# compat-fallbacks.sh [SERIES...] (default: those tagged fallbacks)
 #
-# tests/compat/compat-fallbacks.sh [SERIES...]   (default: the series
-# tagged fallbacks in tests/kernels/series)
-#
-# Compile the compat fallbacks of kernels we cannot fetch: Debian has no
-# headers older than 5.10, but packaging/kernel-min (4.15) lacks many
-# probed APIs.  So build/tree is built against the fetched series with
+# Debian has no headers older than 5.10, but packaging/kernel-min (4.15)
+# lacks many probed APIs: so build/tree is built against newer series with
 # every probe newer than kernel-min (its " * Since: vX.Y" line) forced
-# false through probe.mk's COMPAT_FORCE_FALSE, which says so in
-# compat_config.h and the summary: the driver takes the fallbacks it takes
-# on 4.15, our files held to -Werror.  KEEP lists the fallbacks that cannot
-# compile on a new kernel, with the reason.  Then a syntax error planted
-# in a fallback must break the forced build, and only it.
+# false, taking the fallbacks it takes on 4.15.
 
 set -u
 
@@ -41,30 +34,19 @@ HAVE_SHT_SDEV_GROUPS 6.1: scsi_host_template.sdev_attrs was removed in v5.16
 '
 
 kept_in() { # HAVE_NAME SERIES: is the probe kept for that series?
-	echo "$KEEP" | awk -v n="$1" -v s="$2" \
-		'$1 == n { k = split(substr($0, 1, index($0, ":") - 1), a, " ")
-			for (i = 2; i <= k; i++) if (a[i] == s) f = 1 } END { exit !f }'
+	echo "$KEEP" | grep "^$1 " | cut -d: -f1 | grep -qwF -- "$2"
 }
 
-keep_reason() {
-	echo "$KEEP" | awk -v n="$1" '$1 == n { print substr($0, index($0, ": ") + 2); exit }'
-}
-
-if [ ! -f "$tree/Makefile" ] || [ ! -f "$tree/compat/probe.mk" ]; then
+{ [ -f "$tree/Makefile" ] && [ -f "$tree/compat/probe.mk" ]; } ||
 	ktap_exit_fail_msg "no assembled tree in $tree (run make tree)"
-fi
 
 # The oldest supported series and the probes newer than it.
 min=$(grep -v -e '^#' -e '^[[:space:]]*$' "$top/packaging/kernel-min" | head -n 1)
 forced=
 for f in "$tree"/compat/probes/*.c; do
-	n=$(basename "$f" .c)
-	m=HAVE_$(echo "$n" | tr '[:lower:]' '[:upper:]')
+	m=HAVE_$(basename "$f" .c | tr '[:lower:]' '[:upper:]')
+	# compat-probes checks that each probe has one
 	since=$(sed -n 's/^ \* Since: v\([0-9][0-9.]*\)\( .*\)\{0,1\}$/\1/p' "$f")
-	if [ "$(echo "$since" | wc -w)" -ne 1 ]; then
-		ktap_test_fail "probe $n: no single ' * Since: vX.Y' line in its comment"
-		continue
-	fi
 	# newer than kernel-min: sort -V puts it last and it differs
 	if [ "$since" != "$min" ] &&
 	   [ "$(printf '%s\n%s\n' "$min" "$since" | sort -V | tail -n 1)" = "$since" ]; then
@@ -85,16 +67,10 @@ done
 
 mkdir -p "$out"
 
-# template NAME FILE.i: the initializer of the host template NAME
-template() {
-	awk -v t="$1" 'index($0, t " = {") { p = 1 } p { print } p && /^};/ { exit }' "$2"
-}
-
 first=
 for series in $series_list; do
 	log=$out/$series.log
-	: > "$log"
-	if ! "$top/tests/kernels/fetch.sh" "$series" >> "$log" 2>&1; then
+	if ! "$top/tests/kernels/fetch.sh" "$series" > "$log" 2>&1; then
 		ktap_test_fail "$series: no kernel (tests/kernels/fetch.sh $series, see $log)"
 		continue
 	fi
@@ -103,11 +79,10 @@ for series in $series_list; do
 
 	list=
 	for m in $forced; do
-		if kept_in "$m" "$series"; then
-			echo "KEEP  $series: $m as probed: $(keep_reason "$m")"
-		else
-			list="$list $m"
-		fi
+		kept_in "$m" "$series" &&
+			echo "KEEP  $series: $m as probed:$(echo "$KEEP" | grep "^$m " | cut -d: -f2-)" &&
+			continue
+		list="$list $m"
 	done
 	list=${list# }
 
@@ -135,47 +110,32 @@ for series in $series_list; do
 	done
 	ktap_test_result "$series: compat_config.h has every forced probe off${bad:+; not:$bad}" [ -z "$bad" ]
 
-	if grep -q 'undefined!' "$log"; then
-		ktap_test_fail "$series: modpost reports undefined symbols"
-		grep 'undefined!' "$log" | sed 's/^/# | /'
-	else
-		undef=
-		for s in $(nm -u "$obj/mpt3sas.ko" | awk '{ print $2 }'); do
-			awk -v s="$s" '$2 == s { f = 1; exit } END { exit !f }' \
-				"$KDIR/Module.symvers" || undef="$undef $s"
-		done
-		ktap_test_result "$series: every undefined symbol is exported by $KVER${undef:+; not:$undef}" \
-			[ -z "$undef" ]
-	fi
+	undef=
+	for s in $(nm -u "$obj/mpt3sas.ko" | awk '{ print $2 }'); do
+		awk -v s="$s" '$2 == s { f = 1; exit } END { exit !f }' \
+			"$KDIR/Module.symvers" || undef="$undef $s"
+	done
+	ktap_test_result "$series: every undefined symbol is exported by $KVER${undef:+; not:$undef}" \
+		[ -z "$undef" ]
 
 	vermagic=$(modinfo -F vermagic "$obj/mpt3sas.ko" 2>&1)
-	version=$(modinfo -F version "$obj/mpt3sas.ko" 2>&1)
-	case $vermagic in
-	"$KVER "*) ktap_test_pass "$series: modinfo: version $version, vermagic $vermagic" ;;
-	*) ktap_test_fail "$series: modinfo: vermagic '$vermagic', expected $KVER" ;;
-	esac
+	ktap_test_result "$series: modinfo: version $(modinfo -F version "$obj/mpt3sas.ko" 2>&1), vermagic '$vermagic', want $KVER" \
+		[ "${vermagic%% *}" = "$KVER" ]
 
 	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-	if make -C "$KDIR" M="$obj" $KMAKEFLAGS mpt3sas/mpt3sas_scsih.i \
-		>> "$log" 2>&1; then
-		tpl=$(template mpt3sas_driver_template "$obj/mpt3sas/mpt3sas_scsih.i")
-		bad=
-		echo "$tpl" | grep -q '\.sdev_attrs = mpt3sas_compat_sdev_attrs' ||
-			kept_in HAVE_SHT_SDEV_GROUPS "$series" || bad="$bad no-.sdev_attrs"
-		for member in map_queues mq_poll max_segment_size shost_groups sdev_groups; do
-			[ "$member" = sdev_groups ] && kept_in HAVE_SHT_SDEV_GROUPS "$series" && continue
-			echo "$tpl" | grep -q "\.$member = " && bad="$bad .$member"
-		done
-		if [ -z "$tpl" ]; then
-			ktap_test_fail "$series: mpt3sas_driver_template not found in mpt3sas_scsih.i"
-		elif [ -z "$bad" ]; then
-			ktap_test_pass "$series: host template as on $min (no .map_queues, .mq_poll, .max_segment_size, groups)"
-		else
-			ktap_test_fail "$series: host template has:$bad"
-		fi
-	else
-		ktap_test_fail "$series: cannot preprocess mpt3sas_scsih.c (log: $log)"
-	fi
+	make -C "$KDIR" M="$obj" $KMAKEFLAGS mpt3sas/mpt3sas_scsih.i >> "$log" 2>&1
+	tpl=$(awk 'index($0, "mpt3sas_driver_template = {") { p = 1 } p { print }
+		p && /^};/ { exit }' "$obj/mpt3sas/mpt3sas_scsih.i")
+	bad=
+	[ -n "$tpl" ] || bad=" nothing: no mpt3sas_driver_template in mpt3sas_scsih.i (log: $log)"
+	echo "$tpl" | grep -q '\.sdev_attrs = mpt3sas_compat_sdev_attrs' ||
+		kept_in HAVE_SHT_SDEV_GROUPS "$series" || bad="$bad no-.sdev_attrs"
+	for member in map_queues mq_poll max_segment_size shost_groups sdev_groups; do
+		[ "$member" = sdev_groups ] && kept_in HAVE_SHT_SDEV_GROUPS "$series" && continue
+		echo "$tpl" | grep -q "\.$member = " && bad="$bad .$member"
+	done
+	ktap_test_result "$series: host template as on $min (no .map_queues, .mq_poll, .max_segment_size, groups)${bad:+; has:$bad}" \
+		[ -z "$bad" ]
 done
 
 # Self-check: a syntax error in the sysfs_emit() fallback (before v5.10)
@@ -186,38 +146,26 @@ if [ -n "$first" ]; then
 	# shellcheck disable=SC1090 # written by fetch.sh
 	. "$(series_env "$series")"
 	log=$out/selfcheck.log
-	: > "$log"
 	planted=$out/selfcheck/tree
 	rm -rf "$out/selfcheck"
 	mkdir -p "$out/selfcheck"
 	cp -r "$tree" "$planted"
 	sed -i '/^#ifndef HAVE_SYSFS_EMIT$/a\
 static int mpt3sas_compat_planted_error = ;' "$planted/compat/renames.h"
-	if ! grep -q '^static int mpt3sas_compat_planted_error = ;$' \
-		"$planted/compat/renames.h"; then
-		ktap_test_fail "self-check: could not plant the error (the sysfs_emit fallback changed?)"
-	else
-		cp -r "$out/$series/tree/compat/generated" "$planted/compat/"
-		# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-		if make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
-			>> "$log" 2>&1; then
-			ktap_test_fail "self-check: a syntax error in a fallback did not break the forced build"
-		elif grep -q 'mpt3sas_compat_planted_error' "$log"; then
-			ktap_test_pass "self-check: a syntax error in a fallback breaks the forced build"
-		else
-			ktap_test_fail "self-check: the forced build failed, but not on the planted error (log: $log)"
-		fi
-		rm -rf "$planted/compat/generated" "$planted/mpt3sas/mpt3sas_config.o"
-		# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
-		if make -f "$planted/compat/probe.mk" KDIR="$KDIR" \
-			OUT="$planted/compat/generated" $KMAKEFLAGS >> "$log" 2>&1 &&
-		   make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o \
-			>> "$log" 2>&1; then
-			ktap_test_pass "self-check: without forcing, the planted error is not compiled"
-		else
-			ktap_test_fail "self-check: the planted tree does not build unforced (log: $log)"
-		fi
-	fi
+	cp -r "$out/$series/tree/compat/generated" "$planted/compat/"
+	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
+	ktap_test_red "self-check: a syntax error in a fallback breaks the forced build" \
+		mpt3sas_compat_planted_error make -C "$KDIR" M="$planted" $KMAKEFLAGS \
+		mpt3sas/mpt3sas_config.o
+	rm -rf "$planted/compat/generated" "$planted/mpt3sas/mpt3sas_config.o"
+	# shellcheck disable=SC2086 # KMAKEFLAGS is a word list
+	unforced() {
+		make -f "$planted/compat/probe.mk" KDIR="$KDIR" \
+			OUT="$planted/compat/generated" $KMAKEFLAGS > "$log" 2>&1 &&
+			make -C "$KDIR" M="$planted" $KMAKEFLAGS mpt3sas/mpt3sas_config.o >> "$log" 2>&1
+	}
+	ktap_test_result "self-check: without forcing, the planted error is not compiled (log: $log)" \
+		unforced
 fi
 
 ktap_finished
