@@ -5,18 +5,12 @@
 
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-upstream=$top/build/upstream
+# shellcheck source=tests/lib/upstream.sh
+. "$(dirname "$0")/lib/upstream.sh"
 repo=${1:-$top}
 # Longest run of upstream lines a non-patch file may share: enough for a
 # quoted prototype or comment, far too few for a copied function.
 max_run=12
-
-# shellcheck source=tests/lib/ktap.sh
-. "$top/tests/lib/ktap.sh"
-ktap_print_header
-[ -d "$upstream/drivers/scsi/mpt3sas" ] ||
-	ktap_exit_fail_msg "no extracted upstream in $upstream: run make upstream"
 
 scan() {
 	python3 - "$1" "$upstream" "$max_run" <<'PY'
@@ -69,8 +63,6 @@ PY
 }
 
 if [ $# -eq 0 ]; then
-	scratch=$(mktemp -d)
-	trap 'rm -rf "$scratch"' EXIT
 	git clone -q "$top" "$scratch/repo"
 	cp "$upstream/drivers/scsi/mpt3sas/mpt3sas_ctl.h" "$scratch/repo/src/planted.h"
 	git -C "$scratch/repo" add src/planted.h

@@ -4,16 +4,8 @@
 
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/lib/ktap.sh
-. "$top/tests/lib/ktap.sh"
-ktap_print_header
-upstream=$top/build/upstream
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-
-[ -d "$upstream/drivers/scsi/mpt3sas" ] ||
-	ktap_exit_fail_msg "no extracted upstream in $upstream: run make upstream"
+# shellcheck source=tests/lib/upstream.sh
+. "$(dirname "$0")/lib/upstream.sh"
 
 cp -r "$upstream" "$scratch/good"
 UPSTREAM=$scratch/good "$top/scripts/upstream.sh" fetch "$scratch/out-good"

@@ -6,18 +6,10 @@
 
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/lib/ktap.sh
-. "$top/tests/lib/ktap.sh"
-ktap_print_header
-upstream=$top/build/upstream
+# shellcheck source=tests/lib/upstream.sh
+. "$(dirname "$0")/lib/upstream.sh"
 out=$top/build/upstream-series
 gen=$top/scripts/upstream-series.sh
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-
-[ -f "$upstream/scripts/checkpatch.pl" ] ||
-	ktap_exit_fail_msg "no checkpatch in $upstream/scripts: run make upstream"
 ktap_set_plan 12
 
 # plant AWK FILE: rewrite FILE with the awk program AWK
