@@ -61,7 +61,6 @@ struct cp_fault_spec {
 static struct {
 	struct cp_fault_spec spec;
 	bool tripped;
-	char text[CP_FAULT_NAME_LEN + 24];
 	/* cross4g: the next slab's address is moved; the one moved */
 	bool cross4g_next;
 	void *cross4g_cpu;
@@ -121,21 +120,17 @@ static int cp_fault_parse(char *s, struct cp_fault_spec *f)
 static int pool_fail_set(const char *val, const struct kernel_param *kp)
 {
 	struct cp_fault_spec f = { };
-	char buf[sizeof(cp_fault.text)];
+	char buf[CP_FAULT_NAME_LEN + 24];
 	unsigned long flags;
 	bool busy;
 
-	if (strscpy(buf, val, sizeof(buf)) < 0)
-		goto bad;
-	strim(buf);
-	if (cp_fault_parse(buf, &f))
+	if (strscpy(buf, val, sizeof(buf)) < 0 ||
+	    cp_fault_parse(strim(buf), &f))
 		goto bad;
 	spin_lock_irqsave(&cp_fault_lock, flags);
 	busy = cp_fault.cross4g_cpu;
 	if (!busy) {
 		memset(&cp_fault, 0, sizeof(cp_fault));
-		strscpy(cp_fault.text, val, sizeof(cp_fault.text));
-		strim(cp_fault.text);
 		cp_fault.spec = f;
 	}
 	spin_unlock_irqrestore(&cp_fault_lock, flags);
@@ -150,20 +145,9 @@ bad:
 	return -EINVAL;
 }
 
-static int pool_fail_get(char *buf, const struct kernel_param *kp)
-{
-	unsigned long flags;
-	int n;
-
-	spin_lock_irqsave(&cp_fault_lock, flags);
-	n = sprintf(buf, "%s\n", cp_fault.spec.armed ? cp_fault.text : "off");
-	spin_unlock_irqrestore(&cp_fault_lock, flags);
-	return n;
-}
-
+/* Written only: nothing reads the setting back. */
 static const struct kernel_param_ops pool_fail_ops = {
 	.set = pool_fail_set,
-	.get = pool_fail_get,
 };
 
 module_param_cb(pool_fail, &pool_fail_ops, NULL, 0600);
@@ -223,11 +207,11 @@ bool chainpool_fault(enum chainpool_fault_op op, const char *name,
 		dev_warn(dev, "pool_fail: cross4g:%s:%u: the slab's DMA address is moved across 4 GiB\n",
 			 key, n);
 	if (log && fail)
-		pr_warn("%s: pool_fail: %s:%s:%u fails\n", who, cp_fault_ops[op],
-			key, n);
+		pr_warn("%s: pool_fail: %s:%s:%u fails\n", who,
+			cp_fault_ops[op], key, n);
 	else if (log)
-		pr_info("%s: pool_fail: point %s:%s:%u\n", who, cp_fault_ops[op],
-			key, n);
+		pr_info("%s: pool_fail: point %s:%s:%u\n", who,
+			cp_fault_ops[op], key, n);
 	return fail;
 }
 
