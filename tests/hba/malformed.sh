@@ -80,7 +80,7 @@ post_invalid_sgl() {
 
 # handshake DWORDS...: returns the reply's 16-bit words, space separated
 handshake() {
-	local d w out="" i
+	local d out="" i
 	wr 0x30 0
 	wr 0x00 $(((0x42 << 24) | ($# << 16)))
 	wr 0x30 0
@@ -88,8 +88,7 @@ handshake() {
 	for i in $(seq 64); do
 		[ $(($(rd 0x30) & 1)) = 1 ] || break
 		[ $(($(rd 0x00) & 0x08000000)) != 0 ] || break
-		w=$(($(rd 0x00) & 0xffff))
-		out="$out $w"
+		out="$out $(($(rd 0x00) & 0xffff))"
 		wr 0x30 0
 	done
 	wr 0x30 0
