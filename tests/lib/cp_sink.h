@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Where chainpool's bulk allocation stores each block, as mpt3sas's
- * chain_lookup does, for the tests and bench/core, in the kernel and in
- * user space.
+ * Where a bulk allocation stores each block, as mpt3sas's chain_lookup does:
+ * for the tests and bench/core, in the kernel and in user space.
  */
 #ifndef CP_SINK_H
 #define CP_SINK_H

@@ -32,6 +32,7 @@ MODULE_PARM_DESC(dma_bits, "DMA mask to give the device (default "
  */
 int cp_testdev_get(struct cp_testdev *td, const char *name, const char *prefix)
 {
+	struct platform_device *pdev;
 	unsigned int vendor, device;
 
 	memset(td, 0, sizeof(*td));
@@ -42,14 +43,11 @@ int cp_testdev_get(struct cp_testdev *td, const char *name, const char *prefix)
 		pr_info("%sdevice: PCI %s (%s)\n", prefix, pci_name(td->pci),
 			pci_id);
 	} else {
-		td->pdev = platform_device_register_simple(name, -1, NULL, 0);
-		if (IS_ERR(td->pdev)) {
-			int ret = PTR_ERR(td->pdev);
-
-			td->pdev = NULL;
-			return ret;
-		}
-		td->dev = &td->pdev->dev;
+		pdev = platform_device_register_simple(name, -1, NULL, 0);
+		if (IS_ERR(pdev))
+			return PTR_ERR(pdev);
+		td->pdev = pdev;
+		td->dev = &pdev->dev;
 		if (dma_coerce_mask_and_coherent(td->dev, DMA_BIT_MASK(32)))
 			pr_info("%scould not set a 32-bit DMA mask\n", prefix);
 		pr_info("%sdevice: no PCI device %s found, using platform device %s\n",
