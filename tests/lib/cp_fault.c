@@ -73,16 +73,6 @@ static struct {
 } cp_fault;
 static DEFINE_SPINLOCK(cp_fault_lock);	/* pool allocations may be atomic */
 
-static void cp_fault_key(char *key, const char *name)
-{
-	char *c;
-
-	strscpy(key, name, CP_FAULT_NAME_LEN);
-	for (c = key; *c; c++)
-		if (*c == ' ')
-			*c = '_';
-}
-
 static int cp_fault_parse(char *s, struct cp_fault_spec *f)
 {
 	char *op, *name;
@@ -113,7 +103,8 @@ static int cp_fault_parse(char *s, struct cp_fault_spec *f)
 		return -EINVAL;
 	if (f->op == CP_OP_CROSS4G && (!f->nth || f->persist))
 		return -EINVAL;
-	cp_fault_key(f->name, name);
+	strscpy(f->name, name, CP_FAULT_NAME_LEN);
+	strreplace(f->name, ' ', '_');
 	return 0;
 }
 
@@ -169,7 +160,8 @@ bool chainpool_fault(enum chainpool_fault_op op, const char *name,
 
 	if (!READ_ONCE(cp_fault.spec.armed))
 		return false;
-	cp_fault_key(key, name);
+	strscpy(key, name, CP_FAULT_NAME_LEN);
+	strreplace(key, ' ', '_');
 	spin_lock_irqsave(&cp_fault_lock, flags);
 	for (i = 0; i < cp_fault.nr_names; i++)
 		if (!strcmp(cp_fault.names[i].name, key))
