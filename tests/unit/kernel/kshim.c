@@ -162,11 +162,6 @@ void mutex_lock(struct mutex *m)
 	m->held = 1;
 }
 
-void mutex_unlock(struct mutex *m)
-{
-	m->held = 0;
-}
-
 void cond_resched(void)
 {
 	kshim_might_sleep(__func__);

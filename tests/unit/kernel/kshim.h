@@ -155,12 +155,12 @@ struct mutex {
 #define DEFINE_MUTEX(m)		struct mutex m
 #define spin_lock_init(l)	((l)->held = 0)
 #define mutex_init(m)		((m)->held = 0)
+#define mutex_unlock(m)		((m)->held = 0)
 #define spin_lock_irqsave(l, f)	((f) = 0, kshim_lock(l))
 #define spin_unlock_irqrestore(l, f) ((void)(f), kshim_unlock(l))
 void kshim_lock(spinlock_t *l);
 void kshim_unlock(spinlock_t *l);
 void mutex_lock(struct mutex *m);
-void mutex_unlock(struct mutex *m);
 void cond_resched(void);
 
 __printf(2, 3) void dev_err(const struct device *dev, const char *fmt, ...);
