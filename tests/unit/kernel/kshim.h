@@ -97,17 +97,14 @@ static inline void bitmap_zero(unsigned long *map, unsigned int bits)
 	memset(map, 0, BITS_TO_LONGS(bits) * sizeof(long));
 }
 
+void *memchr_inv(const void *p, int c, size_t n);
+
+/* No bit beyond @bits is ever set here. */
 static inline bool bitmap_empty(const unsigned long *map, unsigned int bits)
 {
-	unsigned int i;
-
-	for (i = 0; i < bits; i++)
-		if (map[i / BITS_PER_LONG] & (1UL << (i % BITS_PER_LONG)))
-			return false;
-	return true;
+	return !memchr_inv(map, 0, BITS_TO_LONGS(bits) * sizeof(long));
 }
 
-void *memchr_inv(const void *p, int c, size_t n);
 ssize_t strscpy(char *dst, const char *src, size_t size);
 #define sort(base, num, size, cmp, swap)	qsort(base, num, size, cmp)
 
