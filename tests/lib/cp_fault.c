@@ -229,12 +229,11 @@ void *cp_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma,
 void *cp_dma_alloc_slab(struct device *dev, size_t size, dma_addr_t *dma,
 			gfp_t gfp)
 {
+	void *cpu = dma_alloc_coherent(dev, size, dma, gfp);
 	unsigned long flags;
 	dma_addr_t real = 0;
 	bool cross;
-	void *cpu;
 
-	cpu = dma_alloc_coherent(dev, size, dma, gfp);
 	spin_lock_irqsave(&cp_fault_lock, flags);
 	cross = cpu && cp_fault.cross4g_next && !cp_fault.cross4g_cpu;
 	cp_fault.cross4g_next = false;
