@@ -51,7 +51,7 @@ module_param(inuse_blocks, uint, 0444);
 MODULE_PARM_DESC(inuse_blocks, "rel=inuse: blocks left in use at destroy (default 100)");
 
 static struct cp_dmapool *cpt_resident;
-static struct cp_block *cpt_resident_blocks;
+static struct cp_block cpt_resident_blocks[CPT_RESIDENT_BLOCKS];
 static struct cp_testdev cpt_td;
 static unsigned int cpt_number;
 static char cpt_reason[160];
@@ -448,10 +448,6 @@ static void cpt_test_driver_pool(unsigned int arg)
 /* A pool kept until rmmod: the harness reads its debugfs file. */
 static void cpt_test_resident_pool(unsigned int arg)
 {
-	cpt_resident_blocks = vzalloc(CPT_RESIDENT_BLOCKS *
-				      sizeof(*cpt_resident_blocks));
-	if (!CPT_CHECK(cpt_resident_blocks))
-		return;
 	cpt_resident = cpt_driver_pool("resident pool", cpt_resident_blocks,
 				       CPT_RESIDENT_BLOCKS);
 }
@@ -678,7 +674,6 @@ static void __exit chainpool_test_exit(void)
 	if (cpt_resident)
 		cpt_driver_pool_release(cpt_resident, cpt_resident_blocks,
 					CPT_RESIDENT_BLOCKS);
-	vfree(cpt_resident_blocks);
 	vfree(cpt_sink.s.blocks);
 	cp_testdev_put(&cpt_td);
 }
