@@ -111,28 +111,26 @@ run_pkg() {
 	return "$rc"
 }
 
-# the copy's own harness, with the self-test module built from the copy
-run_vmtest() {
-	"$1/tests/vm/run.sh" --dir "$1/run" --setups plain >"$1/run.log" 2>&1
-}
-
-# the copy's suites and modules; mpt3sas rebuilt for a plant in it only
-run_reliability() {
+# the copy's harness on the copy's modules (mpt3sas rebuilt for a plant in
+# it only): vmtest with the project's steps, reliability with the plant's
+run_vm() {
 	local w=$1 build=$1/tests/reliability/build-modules.sh
 	if ! grep -qE '^\+\+\+ b/(src/mpt3sas|build/tree)/' "$here/$3.patch"; then
 		need_modules "$BUILD_ROOT/modules" "$w/matrix.log" "$kernel"
 		build="$build --mpt3sas $BUILD_ROOT/modules"
 	fi
-	echo "$2" >"$w/steps"
-	"$w/tests/reliability/run.sh" --reduced \
-		--dir "$w/run" --setups plain --steps "$w/steps" --timeout 900 --no-prefetch \
+	set -- "$w/tests/vm/run.sh"
+	if [ "$suite" = reliability ]; then
+		echo "$2" >"$w/steps"
+		set -- "$w/tests/reliability/run.sh" --steps "$w/steps" --timeout 900
+	fi
+	"$@" --reduced --setups plain --no-prefetch --dir "$w/run" \
 		--build "$build" >"$w/run.log" 2>&1
 }
 
 case $suite in
 unit) runner=run_unit ;;
-vmtest) runner=run_vmtest kernel=$(kernel_one faults) ;;
-reliability) runner=run_reliability kernel=$(kernel_one faults) ;;
+vmtest | reliability) runner=run_vm kernel=$(kernel_one faults) ;;
 hbatest | hba-lying | hba-alloc)
 	runner=run_hba
 	kernel=$(kernel_one faults)
