@@ -21,7 +21,7 @@ ktap_set_plan 4
 
 own_c=$(git ls-files 'src/chainpool/*.[ch]' 'src/mpt3sas/*.[ch]' \
 	'src/compat/*.[ch]' 'tests/kmod/*.c' 'tests/lib/*.[ch]' \
-	'tests/vm/selftest/*.c' 'bench/kernel/*.c' 'tests/unit/kernel/*.[ch]')
+	'bench/kernel/*.c' 'tests/unit/kernel/*.[ch]')
 
 # file glob (or "patches") checkpatch-type: why
 exceptions="

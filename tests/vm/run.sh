@@ -7,9 +7,9 @@
 # only "plain", but for the series tagged vmtest-all.  Options:
 #   --setups LIST      default "plain iommu smp2 mem5g", bundles "plain iommu"
 #   --build CMD        modules from CMD SERIES KVER KDIR OUTDIR (KMAKEFLAGS,
-#                      MODDIR exported), or --modules DIR from DIR/SERIES/;
-#                      else the stand-ins of selftest/
-#   --steps STEPS      the guest steps (init's header)
+#                      MODDIR exported), or --modules DIR from DIR/SERIES/:
+#                      one of the two is required
+#   --steps STEPS      the guest steps (init's header; default project.steps)
 #   --scripts DIRS     where the "@name" steps' scripts are (vm_script)
 #   --timeout S        seconds per guest (default 240)
 #   --mem SIZE         RAM, where the setup sets none (default 1G)
@@ -64,10 +64,8 @@ prepare_series() {
 		# unquoted: the command may carry arguments
 		$build_cmd "$series" "$KVER" "$KDIR" "$mods" >&2 ||
 			die "$series: $build_cmd failed"
-	elif [ -n "$modules_dir" ]; then
-		cp "$modules_dir/$series"/*.ko "$mods/" || die "$series: no modules in $modules_dir/$series"
 	else
-		vm_build_selftest "$series" "$mods"
+		cp "$modules_dir/$series"/*.ko "$mods/" || die "$series: no modules in $modules_dir/$series"
 	fi
 	for ko in "$mods"/*.ko; do
 		[ "$(modinfo -F vermagic "$ko" | awk '{print $1}')" = "$KVER" ] ||
@@ -105,15 +103,8 @@ main() {
 		shift 2
 	done
 
-	# The project's modules must know every parameter of the steps; the
-	# kernel's own mpt3sas (the stand-in) warns about ours.
-	if [ -n "$build_cmd$modules_dir" ]; then
-		VMTEST_GUEST_SPLAT_RE="$SPLAT_RE|unknown parameter" MODE=project
-		steps=${steps:-$(grep -v '^#' "$VM_SRC/project.steps")}
-	else
-		VMTEST_GUEST_SPLAT_RE=$SPLAT_RE MODE=selftest
-		steps=${steps:-$'chainpool_test\nmpt3sas max_sgl_entries=256'}
-	fi
+	[ -n "$build_cmd$modules_dir" ] || die "no modules to test: give --build CMD or --modules DIR"
+	steps=${steps:-$(grep -v '^#' "$VM_SRC/project.steps")}
 
 	need_cmds "$vm_qemu" timeout cpio xz zstd od modinfo modprobe busybox make ldd
 
@@ -143,7 +134,7 @@ main() {
 			fail_series "$series" "preparation failed (see ${vm_dir#"$REPO_ROOT"/}/$series/prepare.log)"
 			continue
 		fi
-		log "$series: prepared in $((SECONDS - t0))s ($MODE modules)"
+		log "$series: prepared in $((SECONDS - t0))s"
 		# shellcheck disable=SC1090 # written by fetch.sh
 		. "$(series_env "$series")"
 		VM_KERNEL=$VMLINUZ
