@@ -114,14 +114,14 @@ run_pkg() {
 # the copy's harness on the copy's modules (mpt3sas rebuilt for a plant in
 # it only): vmtest with the project's steps, reliability with the plant's
 run_vm() {
-	local w=$1 build=$1/tests/reliability/build-modules.sh
+	local w=$1 steps=$2 build=$1/tests/reliability/build-modules.sh
 	if ! grep -qE '^\+\+\+ b/(src/mpt3sas|build/tree)/' "$here/$3.patch"; then
 		need_modules "$BUILD_ROOT/modules" "$w/matrix.log" "$kernel"
 		build="$build --mpt3sas $BUILD_ROOT/modules"
 	fi
 	set -- "$w/tests/vm/run.sh"
 	if [ "$suite" = reliability ]; then
-		echo "$2" >"$w/steps"
+		echo "$steps" >"$w/steps"
 		set -- "$w/tests/reliability/run.sh" --steps "$w/steps" --timeout 900
 	fi
 	"$@" --reduced --setups plain --no-prefetch --dir "$w/run" \
