@@ -33,7 +33,6 @@ apt_step "$release" install "$old"
 apt_step "$release" install --reinstall "$old"
 apt_step cp9 install "$new"
 ktap_test_result "dpkg has $base.cp9" [ "$(dpkg-query -W -f='${Version}' "$pkg")" = "$base.cp9" ]
-one_version cp9
 
 purge_step
 finish
