@@ -243,15 +243,6 @@ test_repos() {
 	done
 }
 
-# refuses DESC ERE LOG CMD...: the test DESC that CMD fails, and its output
-# (LOG) says why: ERE, a case-blind extended regular expression.
-refuses() {
-	local rc=0
-	"${@:4}" >"$3" 2>&1 || rc=$?
-	grep -iE '^(E:|W:|error)' "$3" || :
-	if [ "$rc" != 0 ] && grep -qiE "$2" "$3"; then ktap_test_pass "$1"; else ktap_test_fail "$1"; fi
-}
-
 # lines LOG LINE: how many lines of LOG are LINE (apt runs dpkg on a pty:
 # its lines end in \r\n)
 lines() { tr -d '\r' <"$1" | grep -cxF -- "$2" || true; }

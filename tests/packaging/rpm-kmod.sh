@@ -82,12 +82,12 @@ mkdir -p "$work/rpmdb"
 rpmkeys --dbpath "$work/rpmdb" --import "$work/repo/$name.asc"
 ktap_test_result "each RPM in el/$major/ is signed by that key" \
 	[ "$(rpmkeys --dbpath "$work/rpmdb" -K "$work/repo/el/$major/"*.rpm | grep -vc ': digests signatures OK$')" = 0 ]
-for r in "other|signed by another key|bad gpg signature" "tampered|with one byte changed|incorrect checksum"; do
+for r in "other|signed by another key|Bad GPG signature" "tampered|with one byte changed|incorrect checksum"; do
 	IFS='|' read -r id what why <<<"$r"
 	# our .repo file, as $id, with the packages of repo-$id
 	sed -e "s|^\[$name\]|[$id]|" -e "/^baseurl=/ s|$work/repo/|$work/repo-$id/|" "$work/repo/$name.repo" \
 		>"/etc/yum.repos.d/$id.repo"
-	refuses "dnf refuses the kmod from the repository $what" "$why" "$work/$id.log" \
+	ktap_test_red "dnf refuses the kmod from the repository $what" "$why" \
 		"${DNF[@]}" --enablerepo="$id" install "$kpkg"
 done
 ktap_test_result "and installs nothing" not rpm -q "$kpkg"
